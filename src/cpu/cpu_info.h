@@ -1,0 +1,55 @@
+#pragma once
+// CPU detection: what processor this is and what its PMU can really do.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace topdown::cpu {
+
+enum class Vendor { Intel, Amd, Other };
+
+struct CpuId {
+  Vendor vendor = Vendor::Other;
+  std::string vendor_string;  // "GenuineIntel", "AuthenticAMD", ...
+  unsigned family = 0;        // display family (base + extended)
+  unsigned model = 0;         // display model (base + extended << 4)
+  unsigned stepping = 0;
+  std::string brand;          // "AMD EPYC 9xxx ..."
+};
+
+struct PmuInfo {
+  std::string name;  // directory name under /sys/bus/event_source/devices
+  int type = -1;     // perf_event_attr.type
+};
+
+struct CpuInfo {
+  CpuId id;
+  bool smt_enabled = false;
+  int online_cpus = 0;
+  std::vector<PmuInfo> pmus;
+  std::string perf_event_paranoid;  // as read, empty when unreadable
+  int reported_counters = 0;        // general counters the kernel/CPUID claims
+  // General counters that really count (health check); nullopt when the
+  // check could not run (no PMU, not permitted).
+  std::optional<int> working_counters;
+
+  const PmuInfo* find_pmu(std::string_view name) const;
+  bool has_core_pmu() const;  // "cpu" (or "cpu_core") PMU present
+};
+
+// Reads cpuid. Pure function of the processor.
+CpuId read_cpuid();
+// Parses the ids from explicit values (tests, --cpu overrides, imports).
+std::string vendor_name(Vendor vendor);
+
+// Reads /sys and /proc below `root` (tests pass a fake tree).
+CpuInfo detect(const std::filesystem::path& sysfs_root = "/sys",
+               const std::filesystem::path& procfs_root = "/proc");
+
+// Opens `candidates` cycle counters in one group on the calling thread, runs a
+// short loop, and counts how many of them advanced. Returns nullopt when
+// perf_event_open fails for the first counter.
+std::optional<int> probe_working_counters(int candidates);
+
+}  // namespace topdown::cpu

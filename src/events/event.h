@@ -1,0 +1,79 @@
+#pragma once
+// Event resolution: an event name as written in a model, on the command line
+// or in an imported file, turned into what perf_event_open needs.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cpu/cpu_info.h"
+
+namespace topdown::events {
+
+struct Encoding {
+  std::string name;   // as requested, e.g. "UOPS_EXECUTED.CORE:c1"
+  std::string pmu;    // "cpu", "msr", "uncore_arb", ... ("cpu" when raw)
+  uint32_t type = 4;  // perf_event_attr.type (PERF_TYPE_RAW by default)
+  uint64_t config = 0;
+  uint64_t config1 = 0;  // e.g. OFFCORE_RESPONSE MSR value
+  uint64_t config2 = 0;
+  bool exclude_user = false;    // ":SUP" / ":k"
+  bool exclude_kernel = false;  // ":USER" / ":u"
+  int precise = 0;              // ":p" / ":pp" / ":ppp"
+  // Counters the event may use (bit i = general counter i); all bits set when
+  // unconstrained.
+  uint64_t counter_mask = ~0ull;
+  // Intel fixed counter index (0 = INST_RETIRED.ANY, 1 = CPU_CLK_UNHALTED.THREAD,
+  // 2 = CPU_CLK_UNHALTED.REF_TSC, 3 = TOPDOWN.SLOTS); such events do not use a
+  // general counter.
+  std::optional<int> fixed_counter;
+  bool uncore = false;  // counted per socket, not per thread
+  std::string source;   // "raw", "sysfs", "libpfm4", "table:<name>"
+
+  // perf command-line spelling: "cpu/event=0x3c,umask=0x0,cmask=1,name=.../"
+  // (plus ":u"/":k"/":pp"), so that `perf stat -e` counts exactly this.
+  std::string perf_spelling() const;
+};
+
+// Everything needed to resolve names for one CPU.
+struct ResolverConfig {
+  cpu::CpuInfo cpu;
+  // Our own tables (models/events/*.events) to consult, in order.
+  std::vector<std::filesystem::path> tables;
+  // libpfm4 PMU name for this CPU (e.g. "amd64_fam19h_zen4", "hsw"); empty to
+  // let libpfm4 pick the host's default PMU, "-" to skip libpfm4.
+  std::string pfm_pmu;
+  std::filesystem::path sysfs_devices = "/sys/bus/event_source/devices";
+};
+
+class Resolver {
+ public:
+  explicit Resolver(ResolverConfig config);
+  ~Resolver();
+  Resolver(Resolver&&) noexcept;
+  Resolver& operator=(Resolver&&) noexcept;
+
+  // Accepted spellings, tried in this order:
+  //   rNNN                          raw config (hex)
+  //   pmu/term=value,.../[mods]     perf PMU syntax, terms from sysfs format
+  //                                 files (built-in x86 core layout if absent)
+  //   pmu/name/                     a sysfs named event of that PMU
+  //   NAME[:mod...]                 our tables, then libpfm4, then sysfs
+  //                                 named events of the core PMU
+  // Modifiers (TMA style): :cN cmask, :iN invert, :eN edge, :uXX umask,
+  // :SUP kernel only, :USER user only, :p/:pp/:ppp precise.
+  // Throws topdown::Error "unknown event 'X' for <cpu>: ..." when nothing knows it.
+  Encoding resolve(std::string_view name) const;
+
+  // True when resolve() would succeed.
+  bool knows(std::string_view name) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace topdown::events

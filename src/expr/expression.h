@@ -1,0 +1,91 @@
+#pragma once
+// Formulas and thresholds of a model: parsed once, evaluated many times.
+//
+// Grammar (Python-like, as written in TMA specifications and perf's metric
+// JSON), lowest precedence first:
+//   expr    := or_expr ["if" or_expr "else" expr]
+//   or_expr := and_expr {"or" and_expr}          (also "||")
+//   and_expr:= not_expr {"and" not_expr}         (also "&&")
+//   not_expr:= "not" not_expr | compare
+//   compare := sum [("<"|"<="|">"|">="|"=="|"!=") sum]
+//   sum     := product {("+"|"-") product}
+//   product := unary {("*"|"/"|"%") unary}
+//   unary   := "-" unary | "+" unary | primary
+//   primary := number | identifier | func "(" expr {"," expr} ")" | "(" expr ")"
+// Functions: min, max, abs, d_ratio (0 when the divisor is 0), and the
+// spelling "EV(...)"-free forms only; everything else is an identifier.
+//
+// Identifiers are opaque names resolved by a Scope at evaluation time:
+// events with modifiers (UOPS_EXECUTED.CORE:c1, BR_MISP_EXEC.ALL_BRANCHES:u0xE4,
+// CPU_CLK_UNHALTED.THREAD_P:SUP), perf PMU syntax (msr/tsc/,
+// cpu/event=0x3c,umask=0x0/), perf's '@' form (msr@tsc@ is read as msr/tsc/),
+// backslash escapes (topdown\-fe\-bound), '#' variables (#smt_on, #slots),
+// the special name interval-s, node names, constants and run variables.
+//
+// Values are std::optional<double>; std::nullopt means "n/a": a division by
+// zero, or anything computed from an n/a value, is n/a and never a number.
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "common/error.h"
+
+namespace topdown::expr {
+
+using Value = std::optional<double>;
+
+// Resolves identifiers during evaluation. Return std::nullopt for "n/a"
+// (for example an event that was not counted); throw topdown::Error for a
+// name that means nothing in this scope.
+class Scope {
+ public:
+  virtual ~Scope() = default;
+  virtual Value lookup(std::string_view name) const = 0;
+};
+
+// Adapts a callable to a Scope.
+class FunctionScope final : public Scope {
+ public:
+  explicit FunctionScope(std::function<Value(std::string_view)> fn) : fn_(std::move(fn)) {}
+  Value lookup(std::string_view name) const override { return fn_(name); }
+
+ private:
+  std::function<Value(std::string_view)> fn_;
+};
+
+struct Node;  // the immutable syntax tree, private to the engine
+
+class Expression {
+ public:
+  Expression();  // the constant 0
+
+  // Parses `text`. On error throws ParseError whose location is `where`
+  // advanced to the offending character (columns count on the same line;
+  // a newline in `text` advances the line).
+  static Expression parse(std::string_view text, const SourceLocation& where = {});
+
+  static Expression constant(double value);
+
+  Value evaluate(const Scope& scope) const;
+
+  // Partial evaluation: identifiers for which `known` returns a value are
+  // replaced by it, constant sub-expressions are folded, and an "a if c else
+  // b" whose condition becomes known keeps only the taken branch. Used to drop
+  // events that a run can never need (for example SMT-only terms without SMT).
+  Expression fold(const std::function<std::optional<Value>(std::string_view)>& known) const;
+
+  // Every identifier the expression still refers to.
+  std::set<std::string> identifiers() const;
+
+  bool is_constant() const;  // no identifiers left
+  std::string to_string() const;  // canonical text that parses back to an equal tree
+
+ private:
+  explicit Expression(std::shared_ptr<const Node> root);
+  std::shared_ptr<const Node> root_;
+};
+
+}  // namespace topdown::expr

@@ -1,0 +1,83 @@
+#pragma once
+// A TMA model: the tree of nodes, Info metrics, constants and shared
+// definitions for one CPU family, loaded from a data file (models/*.model).
+// See docs/model-format.md for the file format.
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "cpu/cpu_info.h"
+#include "expr/expression.h"
+
+namespace topdown::model {
+
+struct Node {
+  std::string name;         // TMA name: Frontend_Bound, Fetch_Latency, ...
+  std::string vendor_name;  // the vendor's own metric name, if any
+  std::string parent;       // empty for level-1 nodes and Info metrics
+  int level = 0;            // 1..6 for tree nodes, 0 for Info metrics
+  bool is_info = false;     // an Info metric (IPC, CPI, ...) not a tree node
+  expr::Expression formula;
+  // Another formula with the same value that the scheduler may use instead
+  // when it needs fewer events (e.g. "level 1 sums to 1").
+  std::optional<expr::Expression> identity;
+  // Boolean expression; `this` is the node's own value, `parent_over` whether
+  // the parent is over its threshold. Nodes without one are never "over".
+  std::optional<expr::Expression> threshold;
+  std::string domain;  // Slots, Clocks, Stalls, ... (tree nodes)
+  std::string unit;    // for Info metrics: "IPC", "GB/s", ...
+  std::string area;    // FE, BAD, BE/Mem, ...
+  std::vector<std::string> groups;
+  std::vector<std::string> sample_events;
+  std::string description;  // our own words
+  std::string advice;       // what to do when it is the bottleneck (optional)
+  SourceLocation where;     // the [node ...] header in the file
+};
+
+// Which CPUs a model is for: vendor plus family and an optional model range.
+struct CpuMatch {
+  cpu::Vendor vendor = cpu::Vendor::Other;
+  unsigned family = 0;
+  unsigned model_min = 0;
+  unsigned model_max = 0xffffffff;
+};
+
+struct Model {
+  std::string name;   // short id used by --cpu: zen4, zen5, hsw, ...
+  std::string title;  // "AMD Zen 5 (family 0x1A)"
+  std::vector<CpuMatch> cpus;
+  std::string event_table;  // our own event table name (models/events/<name>.events)
+  std::string pfm_pmu;      // libpfm4 PMU name for this CPU, empty if none
+  std::map<std::string, double, std::less<>> constants;
+  // Shared definitions (SLOTS, CORE_CLKS, ...) in file order; a definition may
+  // use constants, events, run variables and earlier definitions.
+  std::vector<std::pair<std::string, expr::Expression>> definitions;
+  std::vector<Node> nodes;  // tree nodes in depth-first file order, then Info metrics
+  std::filesystem::path source;
+
+  const Node* find(std::string_view name) const;  // by TMA name or vendor name
+  std::vector<const Node*> children(std::string_view parent) const;
+  bool matches(const cpu::CpuId& id) const;
+};
+
+// Loads one model file. Throws ParseError naming file, line and column for
+// syntax errors, unknown keys, bad formulas, unknown parents, duplicate or
+// cyclic nodes.
+Model load_model(const std::filesystem::path& file);
+
+// Where model files live: $TOPDOWN_MODELS if set, else next to the installed
+// binary, else the source tree.
+std::filesystem::path default_model_dir();
+
+// Every *.model file in `dir`, loaded; throws on the first bad file.
+std::vector<Model> load_all(const std::filesystem::path& dir);
+
+// The model for `name` (a --cpu argument) or for `id`; throws Error listing the
+// supported CPUs and the --cpu override when none fits.
+Model select_model(const std::filesystem::path& dir, const cpu::CpuId& id,
+                   const std::string& name_override = "");
+
+}  // namespace topdown::model
