@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace topdown::cpu {
@@ -51,5 +52,13 @@ CpuInfo detect(const std::filesystem::path& sysfs_root = "/sys",
 // short loop, and counts how many of them advanced. Returns nullopt when
 // perf_event_open fails for the first counter.
 std::optional<int> probe_working_counters(int candidates);
+
+// sysfs helpers, shared with the event resolver.
+// The first line of a small text file without its newline; nullopt when the
+// file cannot be read.
+std::optional<std::string> read_first_line(const std::filesystem::path& file);
+// "0-3,6" -> {0, 1, 2, 3, 6} (sysfs cpu lists, counter lists). Throws
+// topdown::Error naming `what` when the text is not such a list.
+std::vector<int> parse_index_list(std::string_view text, std::string_view what);
 
 }  // namespace topdown::cpu

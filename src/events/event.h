@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,8 +34,9 @@ struct Encoding {
   bool uncore = false;  // counted per socket, not per thread
   std::string source;   // "raw", "sysfs", "libpfm4", "table:<name>"
 
-  // perf command-line spelling: "cpu/event=0x3c,umask=0x0,cmask=1,name=.../"
-  // (plus ":u"/":k"/":pp"), so that `perf stat -e` counts exactly this.
+  // perf command-line spelling: "cpu/config=0x100003c,config1=0x..,name=.../"
+  // (plus "u"/"k"/"pp"), so that `perf stat -e` counts exactly this. The
+  // name is left out when perf could misread it (e.g. it contains ',').
   std::string perf_spelling() const;
 };
 

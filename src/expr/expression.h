@@ -14,6 +14,9 @@
 //   primary := number | identifier | func "(" expr {"," expr} ")" | "(" expr ")"
 // Functions: min, max, abs, d_ratio (0 when the divisor is 0), and the
 // spelling "EV(...)"-free forms only; everything else is an identifier.
+// perf's has_event(E) and source_count(E) ask about an event rather than
+// compute, so each call is kept as one identifier, "has_event(E)", for the
+// Scope (or fold) to answer. perf's thresholds write "&" and "|" for and/or.
 //
 // Identifiers are opaque names resolved by a Scope at evaluation time:
 // events with modifiers (UOPS_EXECUTED.CORE:c1, BR_MISP_EXEC.ALL_BRANCHES:u0xE4,
@@ -67,7 +70,7 @@ class Expression {
   // a newline in `text` advances the line).
   static Expression parse(std::string_view text, const SourceLocation& where = {});
 
-  static Expression constant(double value);
+  static Expression constant(double value);  // NaN or inf gives the n/a constant
 
   Value evaluate(const Scope& scope) const;
 
@@ -81,7 +84,9 @@ class Expression {
   std::set<std::string> identifiers() const;
 
   bool is_constant() const;  // no identifiers left
-  std::string to_string() const;  // canonical text that parses back to an equal tree
+  // Canonical text that parses back to an equal tree. An n/a constant (left
+  // by fold) has no literal and prints as "0 / 0", which folds back to it.
+  std::string to_string() const;
 
  private:
   explicit Expression(std::shared_ptr<const Node> root);

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/error.h"
@@ -45,6 +46,14 @@ struct CpuMatch {
   unsigned model_max = 0xffffffff;
 };
 
+// "AMD 0x1A", "Intel 0x6 0x3C-0x3F": the spelling of the model file's cpus key.
+std::string to_string(const CpuMatch& match);
+
+// Names whose values come from the run rather than from counters or the model:
+// smt_enabled, ebs_mode, interval-s, duration_time, #smt_on, #slots, and in
+// thresholds `this` and `parent_over` (docs/model-format.md).
+bool is_run_variable(std::string_view name);
+
 struct Model {
   std::string name;   // short id used by --cpu: zen4, zen5, hsw, ...
   std::string title;  // "AMD Zen 5 (family 0x1A)"
@@ -59,6 +68,7 @@ struct Model {
   std::filesystem::path source;
 
   const Node* find(std::string_view name) const;  // by TMA name or vendor name
+  // Tree nodes under `parent`, in order; children("") are the level-1 nodes.
   std::vector<const Node*> children(std::string_view parent) const;
   bool matches(const cpu::CpuId& id) const;
 };

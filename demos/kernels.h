@@ -1,0 +1,38 @@
+#pragma once
+// Small workloads, each built to stress one corner of the TMA tree, so that
+// topdown's output can be checked against what the code obviously does.
+#include <cstdint>
+#include <string_view>
+
+namespace topdown::demo {
+
+struct Kernel {
+  std::string_view name;
+  std::string_view description;
+  uint64_t default_iterations;           // about half a second to a second on a current core
+  uint64_t (*run)(uint64_t iterations);  // returns a checksum that depends on all the work
+};
+
+uint64_t chase_pointers(uint64_t steps);
+uint64_t branch_on_random_bytes(uint64_t bytes);
+uint64_t alu_chains(uint64_t iterations);
+
+// A fixed-seed generator of our own, so every run (and every libstdc++) does
+// exactly the same work and retires the same instructions.
+class SplitMix64 {
+ public:
+  explicit SplitMix64(uint64_t seed) : state_(seed) {}
+  uint64_t next() {
+    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  // Uniform enough in [0, bound) for bound far below 2^64.
+  uint64_t below(uint64_t bound) { return next() % bound; }
+
+ private:
+  uint64_t state_;
+};
+
+}  // namespace topdown::demo

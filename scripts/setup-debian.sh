@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what topdown needs to build and test on Debian 12 (bookworm).
+set -euo pipefail
+packages=(
+  g++ cmake make pkg-config python3
+  libpfm4-dev nlohmann-json3-dev libcli11-dev libfmt-dev
+  libgtest-dev libbenchmark-dev
+  linux-perf
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+"${sudo_cmd[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,83 @@
+// topdown: Top-down Microarchitecture Analysis from the command line.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "common/error.h"
+
+namespace {
+
+// Like env(1) and timeout(1): a wrapper's own failure must not look like an
+// exit status of the workload it runs.
+constexpr int kTopdownFailed = 125;
+
+void add_report_options(CLI::App& command, topdown::cli::ReportOptions& report) {
+  command.add_option("-l,--level", report.level, "Tree depth to compute (1-6)")->check(CLI::Range(1, 6));
+  command.add_flag("-v,--verbose", report.verbose, "Also show nodes under their threshold");
+  auto* csv = command.add_flag("--csv", report.csv, "CSV output (see README)");
+  command.add_flag("--json", report.json, "JSON output (see README)")->excludes(csv);
+  command.add_flag("--no-color", report.no_color, "Never use colour");
+  command.add_option("-o,--output", report.output, "Write the report to FILE (whole or not at all)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace topdown::cli;
+  CLI::App app{"topdown: where did the CPU's pipeline slots go? (Top-down Microarchitecture Analysis)"};
+  app.set_version_flag("--version", std::string(TOPDOWN_VERSION));
+  app.require_subcommand(1);
+
+  StatOptions stat;
+  auto* stat_command = app.add_subcommand("stat", "Run a command and show its top-down breakdown");
+  add_report_options(*stat_command, stat.report);
+  stat_command->add_option("--cpu", stat.cpu, "Use the model for this CPU (see `topdown list --cpu`)");
+  stat_command->add_option("--counters", stat.counters, "Usable general counters (overrides the health check)")
+      ->check(CLI::Range(1, 64));
+  std::vector<std::string> event_lists;
+  stat_command->add_option("-e,--events", event_lists, "Extra events to count and print (comma-separated)");
+  stat_command->add_flag("--print-groups", stat.print_groups, "Print the counter groups and exit");
+  stat_command->add_flag("--kernel", stat.include_kernel, "Also count in the kernel (needs perf_event_paranoid <= 1)");
+  stat_command->prefix_command();
+
+  auto* info_command = app.add_subcommand("info", "Show the CPU, its PMU and the model topdown would use");
+
+  std::string list_cpu;
+  auto* list_command = app.add_subcommand("list", "Print a model's tree and Info metrics");
+  list_command->add_option("--cpu", list_cpu, "Model to list (default: this CPU's)");
+
+  std::string describe_node;
+  std::string describe_cpu;
+  auto* describe_command = app.add_subcommand("describe", "Explain one node or Info metric");
+  describe_command->add_option("node", describe_node, "Node name (TMA or vendor name)")->required();
+  describe_command->add_option("--cpu", describe_cpu, "Model to use (default: this CPU's)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    int code = app.exit(error);
+    return code == 0 ? 0 : kTopdownFailed;
+  }
+
+  try {
+    if (*stat_command) {
+      for (const auto& list : event_lists) {
+        for (auto& event : split_event_list(list)) stat.extra_events.push_back(event);
+      }
+      stat.command = stat_command->remaining();
+      if (!stat.command.empty() && stat.command.front() == "--") stat.command.erase(stat.command.begin());
+      return run_stat(stat);
+    }
+    if (*info_command) return run_info();
+    if (*list_command) return run_list(list_cpu);
+    if (*describe_command) return run_describe(describe_node, describe_cpu);
+  } catch (const topdown::Error& error) {
+    std::fprintf(stderr, "topdown: %s\n", error.what());
+    return kTopdownFailed;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "topdown: internal error: %s\n", error.what());
+    return kTopdownFailed;
+  }
+  return kTopdownFailed;
+}

@@ -1,0 +1,76 @@
+#include <algorithm>
+#include <charconv>
+#include <system_error>
+
+#include "cpu/cpu_info.h"
+#include "cpu/cpuid_decode.h"
+
+namespace topdown::cpu {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::optional<int> parse_int(const std::string& text) {
+  int value = 0;
+  const auto [end, status] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (status != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+int count_online_cpus(const fs::path& cpu_dir) {
+  const fs::path file = cpu_dir / "online";
+  const auto list = read_first_line(file);
+  if (!list) return 0;
+  return static_cast<int>(parse_index_list(*list, file.string()).size());
+}
+
+bool smt_active(const fs::path& cpu_dir) {
+  if (const auto active = read_first_line(cpu_dir / "smt" / "active")) return *active == "1";
+  // Kernels without the smt directory: cpu0 has siblings only when SMT is on.
+  const fs::path siblings_file = cpu_dir / "cpu0" / "topology" / "thread_siblings_list";
+  const auto siblings = read_first_line(siblings_file);
+  return siblings && parse_index_list(*siblings, siblings_file.string()).size() > 1;
+}
+
+std::vector<PmuInfo> list_pmus(const fs::path& devices_dir) {
+  std::vector<PmuInfo> pmus;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(devices_dir, error)) {
+    const auto type_text = read_first_line(entry.path() / "type");
+    const auto type = type_text ? parse_int(*type_text) : std::nullopt;
+    if (type) pmus.push_back({entry.path().filename().string(), *type});
+  }
+  std::sort(pmus.begin(), pmus.end(),
+            [](const PmuInfo& a, const PmuInfo& b) { return a.name < b.name; });
+  return pmus;
+}
+
+}  // namespace
+
+const PmuInfo* CpuInfo::find_pmu(std::string_view name) const {
+  const auto found =
+      std::find_if(pmus.begin(), pmus.end(), [&](const PmuInfo& pmu) { return pmu.name == name; });
+  return found == pmus.end() ? nullptr : &*found;
+}
+
+bool CpuInfo::has_core_pmu() const {
+  return find_pmu("cpu") != nullptr || find_pmu("cpu_core") != nullptr;
+}
+
+CpuInfo detect(const fs::path& sysfs_root, const fs::path& procfs_root) {
+  CpuInfo info;
+  info.id = read_cpuid();
+  const fs::path cpu_dir = sysfs_root / "devices" / "system" / "cpu";
+  info.online_cpus = count_online_cpus(cpu_dir);
+  info.smt_enabled = smt_active(cpu_dir);
+  info.pmus = list_pmus(sysfs_root / "bus" / "event_source" / "devices");
+  info.perf_event_paranoid =
+      read_first_line(procfs_root / "sys" / "kernel" / "perf_event_paranoid").value_or("");
+  info.reported_counters = general_counters(info.id.vendor, read_counter_leaves());
+  // A VM may report counters in cpuid while the kernel registered no core PMU;
+  // only probe when there is one to open events on.
+  if (info.has_core_pmu()) info.working_counters = probe_working_counters(info.reported_counters);
+  return info;
+}
+
+}  // namespace topdown::cpu

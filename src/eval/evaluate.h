@@ -1,0 +1,54 @@
+#pragma once
+// Evaluation: node values, thresholds and the bottleneck, from one sample of
+// counts. A pure function of (model, counts, run facts), so every rule here is
+// testable with synthetic counts.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "counts/counts.h"
+#include "model/dependencies.h"
+#include "model/model.h"
+
+namespace topdown::eval {
+
+struct NodeResult {
+  const model::Node* node = nullptr;
+  expr::Value value;  // as computed: may be a little below 0 or above 1 (see out_of_range)
+  bool over_threshold = false;
+  bool bottleneck = false;  // the one node marked <==
+  bool on_bottleneck_path = false;
+  // Smallest share of the run its events were really counted (1 = always,
+  // below 1 = multiplexed and extrapolated).
+  double counted_share = 1.0;
+  bool multiplexed = false;  // counted_share < 1: an estimate, not an exact count
+  bool unreliable = false;   // counted too little of the time to be trusted
+  bool out_of_range = false;  // a slot/cycle fraction outside [0, 1]
+  std::vector<std::string> missing_events;  // needed but not counted: value is n/a
+};
+
+struct Options {
+  model::RunVariables vars;
+  model::IdentityChoice identities;  // as the plan chose
+  double min_counted_share = 0.25;   // below this a multiplexed value is unreliable
+  double level1_tolerance = 0.05;    // |sum of level 1 - 1| beyond this is suspicious
+};
+
+struct Evaluation {
+  std::vector<NodeResult> nodes;  // in the order asked for
+  std::optional<double> level1_sum;
+  double counted_share = 1.0;  // smallest over all events of the sample
+  std::vector<std::string> warnings;  // one line each, for people
+
+  const NodeResult* find(std::string_view name) const;
+  const NodeResult* bottleneck() const;
+};
+
+// Evaluates `nodes` (names from schedule::select_nodes or any subset).
+Evaluation evaluate(const model::Model& model, const std::vector<std::string>& nodes,
+                    const counts::Sample& sample, const Options& options);
+
+// Whether a node's domain is a share of slots or cycles (shown as percent).
+bool is_fraction_domain(const model::Node& node);
+
+}  // namespace topdown::eval

@@ -1,0 +1,65 @@
+#include "eval/sample_scope.h"
+
+namespace topdown::eval {
+namespace {
+
+// Binds the two names only a threshold may use, then defers to the sample.
+class ThresholdScope final : public expr::Scope {
+ public:
+  ThresholdScope(const SampleScope& base, double self, bool parent_over)
+      : base_(base), self_(self), parent_over_(parent_over) {}
+  expr::Value lookup(std::string_view name) const override {
+    if (name == "this") return self_;
+    if (name == "parent_over") return parent_over_ ? 1.0 : 0.0;
+    return base_.lookup(name);
+  }
+
+ private:
+  const SampleScope& base_;
+  double self_;
+  bool parent_over_;
+};
+
+}  // namespace
+
+expr::Value SampleScope::lookup(std::string_view name) const {
+  using Kind = model::Dependencies::Kind;
+  switch (deps_.kind_of(name)) {
+    case Kind::Constant:
+      return deps_.model().constants.find(name)->second;
+    case Kind::Definition:
+      return memoised(name, *deps_.definition(name));
+    case Kind::Node:
+      return node_value(name);
+    case Kind::RunVariable:
+      if (auto known = model::known_run_variable(name, vars_)) return *known;
+      if (name == "interval-s" || name == "duration_time") {
+        return sample_.duration_s > 0 ? expr::Value{sample_.duration_s} : std::nullopt;
+      }
+      if (name == "#slots") {
+        auto width = deps_.model().constants.find("Pipeline_Width");
+        return width == deps_.model().constants.end() ? std::nullopt : expr::Value{width->second};
+      }
+      throw Error("'" + std::string(name) + "' may only be used in a threshold");
+    case Kind::Event:
+      if (const counts::Count* count = sample_.find(name)) return count->scaled();
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+expr::Value SampleScope::node_value(std::string_view name) const { return memoised(name, deps_.formula(name)); }
+
+expr::Value SampleScope::memoised(std::string_view name, const expr::Expression& formula) const {
+  if (auto it = memo_.find(name); it != memo_.end()) return it->second;
+  expr::Value value = formula.evaluate(*this);
+  memo_.emplace(std::string(name), value);
+  return value;
+}
+
+bool SampleScope::threshold_holds(const expr::Expression& threshold, double self, bool parent_over) const {
+  expr::Value holds = threshold.evaluate(ThresholdScope(*this, self, parent_over));
+  return holds && *holds != 0;
+}
+
+}  // namespace topdown::eval

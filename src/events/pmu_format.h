@@ -1,0 +1,52 @@
+#pragma once
+// How a PMU's named terms (event, umask, cmask, ...) map onto the bits of
+// perf_event_attr config/config1/config2, as the kernel describes it in
+// /sys/bus/event_source/devices/<pmu>/format.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cpu/cpu_info.h"
+#include "events/event.h"
+
+namespace topdown::events {
+
+class PmuFormat {
+ public:
+  // Reads every file of `format_dir`; throws topdown::Error when one cannot be
+  // parsed.
+  static PmuFormat from_directory(const std::filesystem::path& format_dir);
+  // The x86 core layout the kernel would publish, for hosts without sysfs.
+  static PmuFormat builtin_x86_core(cpu::Vendor vendor);
+
+  // Adds a term from its sysfs description, e.g. "config:0-7,32-35".
+  // `origin` names the description in errors.
+  void add_term(const std::string& term, std::string_view description, std::string_view origin);
+
+  // perf's config/config1/config2 terms are always known, whatever the format.
+  bool knows(std::string_view term) const;
+  // Replaces the term's bits in `encoding` with `value`; value bits go to the
+  // term's ranges in the order listed (low bits to the first range). Throws
+  // when the term is unknown or the value does not fit.
+  void set(Encoding& encoding, std::string_view term, uint64_t value) const;
+  // The term's value as packed in `encoding` (0 for unknown terms).
+  uint64_t get(const Encoding& encoding, std::string_view term) const;
+
+  void set_pmu_name(std::string name) { pmu_name_ = std::move(name); }
+
+ private:
+  struct BitRange {
+    int word = 0;  // 0: config, 1: config1, 2: config2
+    unsigned low = 0;
+    unsigned high = 0;
+  };
+  const std::vector<BitRange>* ranges_of(std::string_view term) const;
+
+  std::string pmu_name_;
+  std::map<std::string, std::vector<BitRange>, std::less<>> terms_;
+};
+
+}  // namespace topdown::events

@@ -1,0 +1,172 @@
+#include <cstdio>
+#include <map>
+#include <utility>
+
+#include "common/error.h"
+#include "events/event.h"
+#include "events/event_table.h"
+#include "events/modifiers.h"
+#include "events/pfm_events.h"
+#include "events/raw_syntax.h"
+#include "events/sysfs_events.h"
+
+namespace topdown::events {
+namespace {
+
+constexpr std::string_view kSkipPfm = "-";
+
+std::string describe_cpu(const cpu::CpuId& id) {
+  char text[64];
+  std::snprintf(text, sizeof text, " family 0x%x model 0x%x", id.family, id.model);
+  return cpu::vendor_name(id.vendor) + text;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
+  return text;
+}
+
+}  // namespace
+
+struct Resolver::Impl {
+  explicit Impl(ResolverConfig config_in)
+      : config(std::move(config_in)), pmus(config.sysfs_devices, config.cpu.id.vendor) {
+    load_tables();
+    if (config.pfm_pmu == kSkipPfm) {
+      pfm_description = "not used";
+    } else if (config.pfm_pmu.empty()) {
+      pfm_pmu = pfm_host_core_pmu();
+      pfm_description = pfm_pmu.empty() ? "knows no PMU for this CPU" : pfm_pmu;
+    } else if (pfm_knows_pmu(config.pfm_pmu)) {
+      pfm_pmu = config.pfm_pmu;
+      pfm_description = pfm_pmu;
+    } else {
+      // A model may name a PMU that only a newer libpfm4 knows (amd64_fam1ah_zen5
+      // is not in 4.13); its own table still works.
+      pfm_description = config.pfm_pmu + " unknown to this libpfm4";
+    }
+  }
+
+  void load_tables() {
+    for (const auto& path : config.tables) {
+      const EventTable table = EventTable::load(path);
+      table_names.push_back(table.name());
+      for (const auto& [key, entry] : table.entries()) {
+        if (table_events.count(key) != 0) continue;  // an earlier table wins
+        table_events.emplace(key, encode_entry(entry, table.name()));
+      }
+    }
+  }
+
+  Encoding encode_entry(const TableEntry& entry, const std::string& table_name) const {
+    Encoding encoding;
+    try {
+      encoding = encode_spelled(entry.definition).value();
+    } catch (const Error& error) {
+      throw ParseError(entry.definition_where, error.what());
+    }
+    encoding.name = entry.name;
+    encoding.counter_mask = entry.counter_mask;
+    encoding.fixed_counter = entry.fixed_counter;
+    encoding.uncore = encoding.uncore || entry.uncore;
+    encoding.source = "table:" + table_name;
+    return encoding;
+  }
+
+  // "rNNN" and "pmu/.../"; nullopt for other names.
+  std::optional<Encoding> encode_spelled(std::string_view name) const {
+    if (const auto raw = split_raw_spelling(name)) {
+      Encoding encoding = core_encoding(name, "raw");
+      encoding.config = raw->config;
+      apply_modifiers(parse_suffix_modifiers(raw->modifiers, name), pmus.format(pmus.core_pmu()),
+                      encoding);
+      return encoding;
+    }
+    if (const auto spelling = split_pmu_spelling(name)) {
+      Encoding encoding = pmus.encode(*spelling, name);
+      const bool named_event = spelling->terms.size() == 1 && !spelling->terms.front().value &&
+                               pmus.named_event(spelling->pmu, spelling->terms.front().name);
+      encoding.source = named_event ? "sysfs" : "raw";
+      return encoding;
+    }
+    return std::nullopt;
+  }
+
+  Encoding core_encoding(std::string_view name, std::string source) const {
+    Encoding encoding;
+    encoding.name = std::string(name);
+    encoding.pmu = pmus.core_pmu();
+    encoding.type = pmus.type(pmus.core_pmu());
+    encoding.source = std::move(source);
+    return encoding;
+  }
+
+  std::optional<Encoding> find_named(std::string_view base, std::string_view requested) const {
+    if (const auto found = table_events.find(lower_case(base)); found != table_events.end()) {
+      Encoding encoding = found->second;
+      encoding.name = std::string(requested);
+      return encoding;
+    }
+    if (!pfm_pmu.empty()) {
+      if (const auto pfm = pfm_encode(pfm_pmu, base)) {
+        Encoding encoding = core_encoding(requested, "libpfm4");
+        encoding.config = pfm->config;
+        encoding.config1 = pfm->config1;
+        encoding.config2 = pfm->config2;
+        return encoding;
+      }
+    }
+    if (const auto terms = pmus.named_event(pmus.core_pmu(), base)) {
+      Encoding encoding = pmus.encode(*split_pmu_spelling(pmus.core_pmu() + "/" + *terms + "/"),
+                                      requested);
+      encoding.source = "sysfs";
+      return encoding;
+    }
+    return std::nullopt;
+  }
+
+  Encoding resolve(std::string_view name) const {
+    if (auto spelled = encode_spelled(name)) return std::move(*spelled);
+    Modifiers modifiers;
+    const std::string_view base = strip_modifiers(name, modifiers);
+    auto encoding = find_named(base, name);
+    if (!encoding) throw Error(unknown_message(name));
+    apply_modifiers(modifiers, pmus.format(encoding->pmu), *encoding);
+    return std::move(*encoding);
+  }
+
+  std::string unknown_message(std::string_view name) const {
+    const std::string tables =
+        table_names.empty() ? "not in any table" : "not in table " + join(table_names);
+    return "unknown event '" + std::string(name) + "' for " + describe_cpu(config.cpu.id) + ": " +
+           tables + ", libpfm4 (" + pfm_description +
+           ") or sysfs; check the spelling or give it as " + pmus.core_pmu() +
+           "/event=...,umask=.../";
+  }
+
+  ResolverConfig config;
+  SysfsPmus pmus;
+  std::vector<std::string> table_names;
+  std::map<std::string, Encoding> table_events;  // by lower-case name
+  std::string pfm_pmu;                            // empty: libpfm4 not consulted
+  std::string pfm_description;                    // for error messages
+};
+
+Resolver::Resolver(ResolverConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}
+Resolver::~Resolver() = default;
+Resolver::Resolver(Resolver&&) noexcept = default;
+Resolver& Resolver::operator=(Resolver&&) noexcept = default;
+
+Encoding Resolver::resolve(std::string_view name) const { return impl_->resolve(name); }
+
+bool Resolver::knows(std::string_view name) const {
+  try {
+    impl_->resolve(name);
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+}  // namespace topdown::events

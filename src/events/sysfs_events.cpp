@@ -1,0 +1,84 @@
+#include "events/sysfs_events.h"
+
+#include <linux/perf_event.h>
+
+#include "common/error.h"
+#include "events/modifiers.h"
+
+namespace topdown::events {
+
+namespace fs = std::filesystem;
+
+SysfsPmus::SysfsPmus(fs::path devices_dir, cpu::Vendor vendor)
+    : devices_dir_(std::move(devices_dir)), vendor_(vendor) {
+  const bool hybrid = !fs::exists(devices_dir_ / "cpu") && fs::exists(devices_dir_ / "cpu_core");
+  core_pmu_ = hybrid ? "cpu_core" : "cpu";
+}
+
+fs::path SysfsPmus::pmu_dir(std::string_view pmu) const { return devices_dir_ / std::string(pmu); }
+
+uint32_t SysfsPmus::type(std::string_view pmu) const {
+  const fs::path type_file = pmu_dir(pmu) / "type";
+  if (const auto text = cpu::read_first_line(type_file)) {
+    return static_cast<uint32_t>(parse_number(*text, type_file.string()));
+  }
+  // Without sysfs (or a registered core PMU) raw core events still have a type.
+  if (pmu == core_pmu_) return PERF_TYPE_RAW;
+  throw Error("unknown PMU '" + std::string(pmu) + "': " + type_file.string() +
+              " does not exist; ls " + devices_dir_.string() + " lists the PMUs");
+}
+
+PmuFormat SysfsPmus::format(std::string_view pmu) const {
+  const fs::path format_dir = pmu_dir(pmu) / "format";
+  if (fs::is_directory(format_dir)) return PmuFormat::from_directory(format_dir);
+  if (pmu == core_pmu_) return PmuFormat::builtin_x86_core(vendor_);
+  PmuFormat none;
+  none.set_pmu_name(std::string(pmu));
+  return none;
+}
+
+std::optional<std::string> SysfsPmus::named_event(std::string_view pmu,
+                                                  std::string_view name) const {
+  if (name.empty() || name.find('/') != std::string_view::npos) return std::nullopt;
+  return cpu::read_first_line(pmu_dir(pmu) / "events" / std::string(name));
+}
+
+void SysfsPmus::pack_term(const PmuFormat& format, const PmuTerm& term, std::string_view pmu,
+                          Encoding& encoding, bool expand_aliases) const {
+  if (term.name == "name") {
+    encoding.name = term.value.value_or("");
+    return;
+  }
+  if (!term.value) {
+    // A bare word is one of the PMU's named events, or a flag term set to 1.
+    // Aliases are expanded one level only, so an event file naming itself
+    // cannot recurse.
+    const auto alias = expand_aliases ? named_event(pmu, term.name) : std::nullopt;
+    if (alias) {
+      const auto expanded = split_pmu_spelling(std::string(pmu) + "/" + *alias + "/");
+      for (const PmuTerm& alias_term : expanded->terms) {
+        pack_term(format, alias_term, pmu, encoding, false);
+      }
+      return;
+    }
+    format.set(encoding, term.name, 1);
+    return;
+  }
+  format.set(encoding, term.name, parse_number(*term.value, "term '" + term.name + "'"));
+}
+
+Encoding SysfsPmus::encode(const PmuSpelling& spelling, std::string_view requested) const {
+  Encoding encoding;
+  encoding.name = std::string(requested);
+  encoding.pmu = spelling.pmu;
+  encoding.type = type(spelling.pmu);
+  encoding.uncore = spelling.pmu != core_pmu_ && fs::exists(pmu_dir(spelling.pmu) / "cpumask");
+  const PmuFormat pmu_format = format(spelling.pmu);
+  for (const PmuTerm& term : spelling.terms) {
+    pack_term(pmu_format, term, spelling.pmu, encoding, true);
+  }
+  apply_modifiers(parse_suffix_modifiers(spelling.modifiers, requested), pmu_format, encoding);
+  return encoding;
+}
+
+}  // namespace topdown::events

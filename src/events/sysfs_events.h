@@ -1,0 +1,43 @@
+#pragma once
+// The PMUs the kernel registered under /sys/bus/event_source/devices: their
+// perf type, format and named events.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "cpu/cpu_info.h"
+#include "events/event.h"
+#include "events/pmu_format.h"
+#include "events/raw_syntax.h"
+
+namespace topdown::events {
+
+class SysfsPmus {
+ public:
+  SysfsPmus(std::filesystem::path devices_dir, cpu::Vendor vendor);
+
+  // "cpu", or "cpu_core" on hybrid Intel parts.
+  const std::string& core_pmu() const { return core_pmu_; }
+  // Throws topdown::Error when the PMU is not registered.
+  uint32_t type(std::string_view pmu) const;
+  // The core PMU falls back to the built-in x86 layout when sysfs has none.
+  PmuFormat format(std::string_view pmu) const;
+  // The terms of <pmu>/events/<name>, e.g. "event=0x3c,umask=0x00".
+  std::optional<std::string> named_event(std::string_view pmu, std::string_view name) const;
+
+  // Packs a "pmu/term=value,.../" spelling; `requested` becomes the name
+  // unless a name= term gives one. Throws topdown::Error naming a bad term.
+  Encoding encode(const PmuSpelling& spelling, std::string_view requested) const;
+
+ private:
+  std::filesystem::path pmu_dir(std::string_view pmu) const;
+  void pack_term(const PmuFormat& format, const PmuTerm& term, std::string_view pmu,
+                 Encoding& encoding, bool expand_aliases) const;
+
+  std::filesystem::path devices_dir_;
+  cpu::Vendor vendor_;
+  std::string core_pmu_;
+};
+
+}  // namespace topdown::events

@@ -1,0 +1,62 @@
+#pragma once
+// What a run of a model needs: the formula each node uses once the run's
+// fixed facts (SMT on/off, constants) are folded in, and the events each node
+// needs through definitions and the nodes it refers to. Shared by scheduling
+// (which events to count) and evaluation (which events a value came from).
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "expr/expression.h"
+#include "model/model.h"
+
+namespace topdown::model {
+
+// Facts about a run known before counting starts.
+struct RunVariables {
+  bool smt_enabled = false;
+  bool ebs_mode = false;
+};
+
+// Nodes that use their `identity` formula instead of the primary one.
+using IdentityChoice = std::set<std::string, std::less<>>;
+
+class Dependencies {
+ public:
+  // Throws Error when the chosen formulas refer to each other in a cycle.
+  Dependencies(const Model& model, const RunVariables& vars, IdentityChoice identities = {});
+
+  const Model& model() const { return *model_; }
+  const IdentityChoice& identities() const { return identities_; }
+
+  // The node's chosen formula, folded.
+  const expr::Expression& formula(std::string_view node) const;
+  const expr::Expression* definition(std::string_view name) const;
+  const expr::Expression* threshold(std::string_view node) const;
+
+  // Events (identifiers that are not constants, definitions, nodes or run
+  // variables) the node's value and threshold need, transitively.
+  const std::set<std::string>& events_of(std::string_view node) const;
+
+  // What `name` is, for evaluation.
+  enum class Kind { Constant, Definition, Node, RunVariable, Event };
+  Kind kind_of(std::string_view name) const;
+
+ private:
+  void collect(std::string_view name, std::set<std::string>& events,
+               std::set<std::string, std::less<>>& visiting) const;
+
+  const Model* model_;
+  IdentityChoice identities_;
+  std::map<std::string, expr::Expression, std::less<>> formulas_;
+  std::map<std::string, expr::Expression, std::less<>> thresholds_;
+  std::map<std::string, expr::Expression, std::less<>> definitions_;
+  std::map<std::string, std::set<std::string>, std::less<>> events_;
+};
+
+// Value of a run variable known before the run (smt_enabled, #smt_on,
+// ebs_mode); nullopt for names that are not such variables.
+std::optional<expr::Value> known_run_variable(std::string_view name, const RunVariables& vars);
+
+}  // namespace topdown::model

@@ -1,0 +1,95 @@
+#include "model/entry_values.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <optional>
+
+namespace topdown::model {
+namespace {
+
+// Decimal, or hexadecimal with a 0x prefix.
+std::optional<unsigned> parse_unsigned(std::string_view text) {
+  int base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    text.remove_prefix(2);
+    base = 16;
+  }
+  unsigned value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+std::vector<ListItem> split_list(const Entry& entry) {
+  const std::string text = entry.text();
+  std::vector<ListItem> items;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    std::size_t end = std::min(text.find(',', begin), text.size());
+    std::size_t first = begin;
+    while (first < end && text[first] == ' ') ++first;
+    std::size_t last = end;
+    while (last > first && text[last - 1] == ' ') --last;
+    if (first == last) {
+      throw ParseError(entry.locate(first), "empty item in the list of '" + entry.key +
+                                                "'; separate items with single commas");
+    }
+    items.push_back({text.substr(first, last - first), entry.locate(first)});
+    begin = end + 1;
+  }
+  return items;
+}
+
+CpuMatch parse_cpu(const ListItem& item) {
+  auto fail = [&](const std::string& why) -> CpuMatch {
+    throw ParseError(item.where, "bad cpus entry '" + item.text + "': " + why +
+                                     "; write VENDOR FAMILY [MODELMIN-MODELMAX], e.g. 'AMD 0x19 "
+                                     "0x10-0x1F'");
+  };
+  std::vector<std::string> words;
+  std::size_t begin = 0;
+  while ((begin = item.text.find_first_not_of(' ', begin)) != std::string::npos) {
+    const std::size_t end = std::min(item.text.find(' ', begin), item.text.size());
+    words.push_back(item.text.substr(begin, end - begin));
+    begin = end;
+  }
+  if (words.size() < 2 || words.size() > 3) return fail("expected 2 or 3 words");
+  CpuMatch match;
+  if (words[0] == "AMD") {
+    match.vendor = cpu::Vendor::Amd;
+  } else if (words[0] == "Intel") {
+    match.vendor = cpu::Vendor::Intel;
+  } else {
+    return fail("unknown vendor '" + words[0] + "' (AMD or Intel)");
+  }
+  const std::optional<unsigned> family = parse_unsigned(words[1]);
+  if (!family) return fail("family '" + words[1] + "' is not a number");
+  match.family = *family;
+  if (words.size() == 3) {
+    const std::string& range = words[2];
+    const std::size_t dash = range.find('-');
+    const std::optional<unsigned> low = parse_unsigned(range.substr(0, dash));
+    const std::optional<unsigned> high =
+        dash == std::string::npos ? low : parse_unsigned(range.substr(dash + 1));
+    if (!low || !high || *low > *high) return fail("model range '" + range + "' is not MIN-MAX");
+    match.model_min = *low;
+    match.model_max = *high;
+  }
+  return match;
+}
+
+double parse_constant(const Entry& entry) {
+  const std::string text = entry.text();
+  double value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
+    throw ParseError(entry.value_at(), "constant '" + entry.key + "' is not a number: '" + text +
+                                           "'; write a decimal number such as 8 or 0.5");
+  }
+  return value;
+}
+
+}  // namespace topdown::model

@@ -1,0 +1,167 @@
+#include "model/model.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstdlib>
+#include <sstream>
+
+namespace topdown::model {
+namespace {
+
+std::string hex(unsigned value) {
+  std::ostringstream out;
+  out << "0x" << std::uppercase << std::hex << value;
+  return out.str();
+}
+
+std::string lowercase(std::string_view text) {
+  std::string lower(text);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return lower;
+}
+
+// The vendor as the cpus key of a model file spells it.
+std::string vendor_spelling(cpu::Vendor vendor) {
+  switch (vendor) {
+    case cpu::Vendor::Amd:
+      return "AMD";
+    case cpu::Vendor::Intel:
+      return "Intel";
+    case cpu::Vendor::Other:
+      break;
+  }
+  return "other vendor";
+}
+
+std::string describe(const cpu::CpuId& id) {
+  const std::string vendor =
+      id.vendor_string.empty() ? vendor_spelling(id.vendor) : id.vendor_string;
+  return vendor + " family " + hex(id.family) + " model " + hex(id.model);
+}
+
+std::string describe(const std::vector<Model>& models) {
+  std::string text;
+  for (const Model& model : models) {
+    std::string cpus;
+    for (const CpuMatch& match : model.cpus) cpus += (cpus.empty() ? "" : ", ") + to_string(match);
+    text += (text.empty() ? "" : "; ") + model.name + " (" + model.title + ": " + cpus + ")";
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string to_string(const CpuMatch& match) {
+  std::string text = vendor_spelling(match.vendor) + " " + hex(match.family);
+  if (match.model_min == 0 && match.model_max == 0xffffffff) return text;
+  text += " " + hex(match.model_min);
+  if (match.model_max != match.model_min) text += "-" + hex(match.model_max);
+  return text;
+}
+
+bool is_run_variable(std::string_view name) {
+  static constexpr std::array<std::string_view, 8> kNames = {
+      "smt_enabled", "ebs_mode", "interval-s", "duration_time",
+      "#smt_on",     "#slots",   "this",       "parent_over"};
+  return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
+}
+
+const Node* Model::find(std::string_view wanted) const {
+  for (const Node& node : nodes) {
+    if (node.name == wanted || (!node.vendor_name.empty() && node.vendor_name == wanted)) {
+      return &node;
+    }
+  }
+  return nullptr;
+}
+
+std::vector<const Node*> Model::children(std::string_view parent) const {
+  std::vector<const Node*> found;
+  for (const Node& node : nodes) {
+    if (!node.is_info && node.parent == parent) found.push_back(&node);
+  }
+  return found;
+}
+
+bool Model::matches(const cpu::CpuId& id) const {
+  return std::any_of(cpus.begin(), cpus.end(), [&](const CpuMatch& match) {
+    return match.vendor == id.vendor && match.family == id.family && id.model >= match.model_min &&
+           id.model <= match.model_max;
+  });
+}
+
+std::filesystem::path default_model_dir() {
+  if (const char* configured = std::getenv("TOPDOWN_MODELS"); configured && *configured) {
+    return configured;
+  }
+  std::error_code error;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    const std::filesystem::path installed =
+        (exe.parent_path() / ".." / "share" / "topdown" / "models").lexically_normal();
+    if (std::filesystem::is_directory(installed, error)) return installed;
+  }
+  return TOPDOWN_DATA_DIR;
+}
+
+std::vector<Model> load_all(const std::filesystem::path& dir) {
+  std::error_code error;
+  if (!std::filesystem::is_directory(dir, error)) {
+    throw Error("model folder " + dir.string() +
+                " does not exist; set TOPDOWN_MODELS to the folder holding the *.model files");
+  }
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() == ".model") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<Model> models;
+  for (const std::filesystem::path& file : files) {
+    Model model = load_model(file);
+    for (const Model& other : models) {
+      if (other.name == model.name) {
+        throw Error("model files " + other.source.string() + " and " + file.string() +
+                    " both define the model '" + model.name + "'; rename or remove one");
+      }
+    }
+    models.push_back(std::move(model));
+  }
+  return models;
+}
+
+Model select_model(const std::filesystem::path& dir, const cpu::CpuId& id,
+                   const std::string& name_override) {
+  std::vector<Model> models = load_all(dir);
+  if (models.empty()) {
+    throw Error("no *.model files in " + dir.string() +
+                "; set TOPDOWN_MODELS to the folder holding them");
+  }
+  if (name_override.empty()) {
+    for (Model& model : models) {
+      if (model.matches(id)) return std::move(model);
+    }
+    throw Error("no model for this CPU (" + describe(id) + "); supported: " + describe(models) +
+                "; use --cpu NAME to pick one");
+  }
+  const std::string wanted = lowercase(name_override);
+  std::vector<Model*> candidates;
+  for (Model& model : models) {
+    if (lowercase(model.name) == wanted) return std::move(model);
+    if (lowercase(model.name).starts_with(wanted) || lowercase(model.title).starts_with(wanted)) {
+      candidates.push_back(&model);
+    }
+  }
+  if (candidates.size() == 1) return std::move(*candidates.front());
+  if (candidates.empty()) {
+    throw Error("--cpu " + name_override + " names no model; supported: " + describe(models) +
+                "; use --cpu NAME with one of these names");
+  }
+  std::string names;
+  for (const Model* model : candidates) names += (names.empty() ? "" : ", ") + model->name;
+  throw Error("--cpu " + name_override + " fits several models (" + names +
+              "); use --cpu NAME with one of these names");
+}
+
+}  // namespace topdown::model

@@ -1,0 +1,444 @@
+// load_model: turns the sections of a model file into a checked Model.
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "model/entry_values.h"
+#include "model/model.h"
+#include "model/section_reader.h"
+
+namespace topdown::model {
+namespace {
+
+constexpr int kMaxLevel = 6;
+
+using Keys = std::vector<std::string_view>;
+const Keys kModelKeys = {"name", "title", "cpus", "event_table", "pfm_pmu"};
+const Keys kNodeKeys = {"vendor_name", "parent", "formula", "identity",    "threshold", "domain",
+                        "area",        "groups", "sample",  "description", "advice"};
+const Keys kInfoKeys = {"vendor_name", "formula", "unit", "threshold", "groups", "description"};
+
+bool is_identifier(std::string_view name) {
+  auto word_char = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  };
+  if (name.empty() || (name.front() >= '0' && name.front() <= '9')) return false;
+  return std::all_of(name.begin(), name.end(), word_char);
+}
+
+std::string join(const Keys& keys) {
+  std::string text;
+  for (std::string_view key : keys) text += (text.empty() ? "" : ", ") + std::string(key);
+  return text;
+}
+
+std::string section_title(const Section& section) {
+  return "[" + section.kind + (section.name.empty() ? "" : " " + section.name) + "]";
+}
+
+void check_keys(const Section& section, const Keys& allowed) {
+  for (const Entry& entry : section.entries) {
+    if (std::find(allowed.begin(), allowed.end(), entry.key) == allowed.end()) {
+      throw ParseError(entry.key_at, "unknown key '" + entry.key + "' in " +
+                                         section_title(section) +
+                                         "; allowed keys: " + join(allowed));
+    }
+  }
+}
+
+std::string value_of(const Section& section, std::string_view key) {
+  const Entry* entry = section.find(key);
+  return entry ? entry->text() : std::string();
+}
+
+expr::Expression parse_formula(const Entry& entry) {
+  return expr::Expression::parse(entry.formula_text(), entry.value_at());
+}
+
+std::optional<expr::Expression> parse_optional_formula(const Section& section,
+                                                       std::string_view key) {
+  const Entry* entry = section.find(key);
+  if (!entry) return std::nullopt;
+  return parse_formula(*entry);
+}
+
+std::vector<std::string> parse_list(const Section& section, std::string_view key) {
+  std::vector<std::string> values;
+  if (const Entry* entry = section.find(key)) {
+    for (ListItem& item : split_list(*entry)) values.push_back(std::move(item.text));
+  }
+  return values;
+}
+
+// Where `name` is written as a whole identifier in `entry`'s formula; the
+// value's start when it cannot be found (for example when written escaped).
+SourceLocation find_reference(const Entry& entry, const std::string& name) {
+  const std::string text = entry.formula_text();
+  auto part_of_name = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == ':' ||
+           c == '#' || c == '\\';
+  };
+  for (std::size_t pos = text.find(name); pos != std::string::npos;
+       pos = text.find(name, pos + 1)) {
+    const std::size_t end = pos + name.size();
+    if ((pos == 0 || !part_of_name(text[pos - 1])) &&
+        (end == text.size() || !part_of_name(text[end]))) {
+      return advance(entry.value_at(), text, pos);
+    }
+  }
+  return entry.value_at();
+}
+
+// A node or info metric with the entries later checks point at.
+struct Draft {
+  Node node;
+  const Entry* parent = nullptr;
+  const Entry* formula = nullptr;
+  const Entry* identity = nullptr;
+  const Entry* vendor_name = nullptr;
+};
+
+struct Definition {
+  const Entry* entry;
+  expr::Expression formula;
+};
+
+class Loader {
+ public:
+  Loader(const std::filesystem::path& file, const std::vector<Section>& sections)
+      : file_(file.string()) {
+    model_.source = file;
+    for (const Section& section : sections) add(section);
+  }
+
+  Model build() {
+    if (!model_section_) {
+      throw ParseError({file_, 1, 1},
+                       "no [model] section; start the file with [model] and its "
+                       "name, title, cpus and event_table keys");
+    }
+    check_vendor_names();
+    check_definition_references();
+    resolve_parents();
+    check_reference_cycles();
+    for (Definition& definition : definitions_) {
+      model_.definitions.emplace_back(definition.entry->key, std::move(definition.formula));
+    }
+    order_nodes();
+    return std::move(model_);
+  }
+
+ private:
+  void add(const Section& section) {
+    if (section.kind == "model") return add_model(section);
+    if (section.kind == "constants") return add_constants(section);
+    if (section.kind == "define") return add_definitions(section);
+    if (section.kind == "node") return add_node(section, false);
+    if (section.kind == "info") return add_node(section, true);
+    throw ParseError(section.kind_at, "unknown section " + section_title(section) +
+                                          "; use [model], [constants], [define], [node NAME] or "
+                                          "[info NAME]");
+  }
+
+  void expect_no_name(const Section& section) {
+    if (!section.name.empty()) {
+      throw ParseError(section.name_at, "section [" + section.kind + "] takes no name; write [" +
+                                            section.kind + "]");
+    }
+  }
+
+  void add_model(const Section& section) {
+    expect_no_name(section);
+    if (model_section_) {
+      throw ParseError(section.where, "second [model] section (first at line " +
+                                          std::to_string(model_section_->where.line) +
+                                          "); a file describes one model");
+    }
+    model_section_ = &section;
+    check_keys(section, kModelKeys);
+    for (std::string_view key : {"name", "title", "cpus", "event_table"}) {
+      if (!section.find(key)) {
+        throw ParseError(section.where, "[model] has no '" + std::string(key) + "'; add '" +
+                                            std::string(key) + " = ...'");
+      }
+    }
+    model_.name = value_of(section, "name");
+    if (model_.name.find(' ') != std::string::npos) {
+      throw ParseError(
+          section.find("name")->value_at(),
+          "model name '" + model_.name + "' contains blanks; use one word such as zen5");
+    }
+    model_.title = value_of(section, "title");
+    model_.event_table = value_of(section, "event_table");
+    model_.pfm_pmu = value_of(section, "pfm_pmu");
+    for (const ListItem& item : split_list(*section.find("cpus"))) {
+      model_.cpus.push_back(parse_cpu(item));
+    }
+  }
+
+  void add_constants(const Section& section) {
+    expect_no_name(section);
+    for (const Entry& entry : section.entries) {
+      claim_name(entry.key, entry.key_at, "constant");
+      model_.constants[entry.key] = parse_constant(entry);
+    }
+  }
+
+  void add_definitions(const Section& section) {
+    expect_no_name(section);
+    for (const Entry& entry : section.entries) {
+      claim_name(entry.key, entry.key_at, "definition");
+      definition_index_[entry.key] = definitions_.size();
+      definitions_.push_back({&entry, parse_formula(entry)});
+    }
+  }
+
+  void add_node(const Section& section, bool info) {
+    const std::string what = info ? "info metric" : "node";
+    if (section.name.empty()) {
+      throw ParseError(section.kind_at,
+                       "[" + section.kind + "] needs a name; write [" + section.kind + " NAME]");
+    }
+    claim_name(section.name, section.name_at, what);
+    check_keys(section, info ? kInfoKeys : kNodeKeys);
+    Draft draft;
+    draft.formula = section.find("formula");
+    if (!draft.formula) {
+      throw ParseError(section.where,
+                       what + " '" + section.name + "' has no formula; add 'formula = ...'");
+    }
+    draft.parent = section.find("parent");
+    draft.identity = section.find("identity");
+    draft.vendor_name = section.find("vendor_name");
+    Node& node = draft.node;
+    node.name = section.name;
+    node.is_info = info;
+    node.level = info ? 0 : 1;
+    node.where = section.where;
+    node.vendor_name = value_of(section, "vendor_name");
+    node.parent = value_of(section, "parent");
+    node.formula = parse_formula(*draft.formula);
+    node.identity = parse_optional_formula(section, "identity");
+    node.threshold = parse_optional_formula(section, "threshold");
+    node.domain = value_of(section, "domain");
+    node.unit = value_of(section, "unit");
+    node.area = value_of(section, "area");
+    node.groups = parse_list(section, "groups");
+    node.sample_events = parse_list(section, "sample");
+    node.description = value_of(section, "description");
+    node.advice = value_of(section, "advice");
+    node_index_[node.name] = drafts_.size();
+    drafts_.push_back(std::move(draft));
+  }
+
+  // Constants, definitions, nodes and info metrics share one name space, as
+  // formulas refer to all of them by bare name.
+  void claim_name(const std::string& name, const SourceLocation& where, const std::string& what) {
+    if (!is_identifier(name)) {
+      throw ParseError(where, "bad " + what + " name '" + name +
+                                  "'; use letters, digits and '_', not starting with a digit");
+    }
+    if (is_run_variable(name)) {
+      throw ParseError(where, "'" + name + "' is a run variable; choose another " + what + " name");
+    }
+    const auto [it, inserted] = claimed_.try_emplace(name, Claim{what, where});
+    if (inserted) return;
+    const Claim& first = it->second;
+    const std::string line = std::to_string(first.where.line);
+    if (first.what == what) {
+      throw ParseError(where, "duplicate " + what + " name '" + name + "' (first at line " + line +
+                                  "); rename one of them");
+    }
+    throw ParseError(where, "'" + name + "' is already the name of a " + first.what + " (line " +
+                                line + "); choose another " + what + " name");
+  }
+
+  // A vendor name must find exactly one node (Model::find).
+  void check_vendor_names() {
+    std::map<std::string, const Draft*, std::less<>> seen;
+    for (const Draft& draft : drafts_) {
+      const std::string& vendor = draft.node.vendor_name;
+      if (vendor.empty() || vendor == draft.node.name) continue;
+      const auto [it, inserted] = seen.try_emplace(vendor, &draft);
+      if (!inserted || node_index_.count(vendor)) {
+        const Node& other = inserted ? drafts_[node_index_.at(vendor)].node : it->second->node;
+        throw ParseError(draft.vendor_name->value_at(), "vendor_name '" + vendor + "' of '" +
+                                                            draft.node.name +
+                                                            "' is also used by '" + other.name +
+                                                            "'; each name must find one node");
+      }
+    }
+  }
+
+  // Definitions are evaluated in file order, before any node.
+  void check_definition_references() {
+    for (std::size_t i = 0; i < definitions_.size(); ++i) {
+      const Entry& entry = *definitions_[i].entry;
+      for (const std::string& name : definitions_[i].formula.identifiers()) {
+        if (node_index_.count(name)) {
+          throw ParseError(find_reference(entry, name),
+                           "definition '" + entry.key + "' uses the node '" + name +
+                               "'; definitions may use only constants, events, run variables "
+                               "and earlier definitions");
+        }
+        const auto other = definition_index_.find(name);
+        if (other == definition_index_.end() || other->second < i) continue;
+        throw ParseError(find_reference(entry, name),
+                         other->second == i
+                             ? "definition '" + entry.key + "' uses itself; this is a cycle"
+                             : "definition '" + entry.key + "' uses '" + name +
+                                   "', defined later (line " +
+                                   std::to_string(definitions_[other->second].entry->key_at.line) +
+                                   "); move '" + name + "' above it");
+      }
+    }
+  }
+
+  void resolve_parents() {
+    for (Draft& draft : drafts_) {
+      if (!draft.parent) continue;
+      const auto parent = node_index_.find(draft.node.parent);
+      if (parent == node_index_.end()) {
+        throw ParseError(draft.parent->value_at(),
+                         "unknown parent '" + draft.node.parent + "' of '" + draft.node.name +
+                             "'; add a [node " + draft.node.parent + "] section or fix the name");
+      }
+      if (drafts_[parent->second].node.is_info) {
+        throw ParseError(draft.parent->value_at(), "parent '" + draft.node.parent +
+                                                       "' is an info metric; only [node] sections "
+                                                       "can be parents");
+      }
+    }
+    for (Draft& draft : drafts_) {
+      if (!draft.parent) continue;
+      std::vector<std::string> chain = {draft.node.name};
+      for (const Draft* up = &draft; up->parent;) {
+        up = &drafts_[node_index_.at(up->node.parent)];
+        const bool seen = std::find(chain.begin(), chain.end(), up->node.name) != chain.end();
+        chain.push_back(up->node.name);
+        if (seen) {
+          throw ParseError(draft.parent->value_at(), "parents form a loop: " + arrows(chain) +
+                                                         "; a level-1 node has no parent");
+        }
+        if (static_cast<int>(chain.size()) > kMaxLevel) {
+          throw ParseError(draft.parent->value_at(),
+                           "'" + draft.node.name + "' would be below level " +
+                               std::to_string(kMaxLevel) + " (" + arrows(chain) +
+                               "); the tree has at most " + std::to_string(kMaxLevel) + " levels");
+        }
+      }
+      draft.node.level = static_cast<int>(chain.size());
+    }
+  }
+
+  static std::string arrows(const std::vector<std::string>& names) {
+    std::string text;
+    for (const std::string& name : names) text += (text.empty() ? "" : " -> ") + name;
+    return text;
+  }
+
+  // Nodes referring to each other (through formula or identity) must not go
+  // round in a circle, or no evaluation order exists.
+  void check_reference_cycles() {
+    enum class Mark { New, Active, Done };
+    std::vector<Mark> marks(drafts_.size(), Mark::New);
+    std::vector<std::size_t> path;
+    std::function<void(std::size_t)> visit = [&](std::size_t index) {
+      marks[index] = Mark::Active;
+      path.push_back(index);
+      for (std::size_t next : references(drafts_[index])) {
+        if (marks[next] == Mark::Active) report_cycle(path, next);
+        if (marks[next] == Mark::New) visit(next);
+      }
+      path.pop_back();
+      marks[index] = Mark::Done;
+    };
+    for (std::size_t i = 0; i < drafts_.size(); ++i) {
+      if (marks[i] == Mark::New) visit(i);
+    }
+  }
+
+  std::vector<std::size_t> references(const Draft& draft) const {
+    std::set<std::string> names = draft.node.formula.identifiers();
+    if (draft.node.identity) names.merge(draft.node.identity->identifiers());
+    std::vector<std::size_t> indices;
+    for (const std::string& name : names) {
+      if (const auto it = node_index_.find(name); it != node_index_.end()) {
+        indices.push_back(it->second);
+      }
+    }
+    return indices;
+  }
+
+  [[noreturn]] void report_cycle(const std::vector<std::size_t>& path, std::size_t again) const {
+    const auto start = std::find(path.begin(), path.end(), again);
+    std::vector<std::string> names;
+    for (auto it = start; it != path.end(); ++it) names.push_back(drafts_[*it].node.name);
+    names.push_back(drafts_[again].node.name);
+    const Draft& first = drafts_[again];
+    const std::string& next = names[1];
+    const bool in_formula = first.node.formula.identifiers().count(next) > 0;
+    const Entry& entry = in_formula ? *first.formula : *first.identity;
+    throw ParseError(find_reference(entry, next), "cycle among formulas: " + arrows(names) +
+                                                      "; one of them must not use the other");
+  }
+
+  // Model::nodes lists the tree depth-first (children in file order), then
+  // the info metrics, whatever order the file used.
+  void order_nodes() {
+    std::vector<std::size_t> order;
+    std::function<void(const std::string&)> add_children = [&](const std::string& parent) {
+      for (std::size_t i = 0; i < drafts_.size(); ++i) {
+        const Node& node = drafts_[i].node;
+        if (node.is_info || node.parent != parent) continue;
+        order.push_back(i);
+        add_children(node.name);
+      }
+    };
+    add_children("");
+    for (std::size_t i = 0; i < drafts_.size(); ++i) {
+      if (drafts_[i].node.is_info) order.push_back(i);
+    }
+    for (std::size_t i : order) model_.nodes.push_back(std::move(drafts_[i].node));
+  }
+
+  struct Claim {
+    std::string what;
+    SourceLocation where;
+  };
+
+  std::string file_;
+  Model model_;
+  const Section* model_section_ = nullptr;
+  std::map<std::string, Claim, std::less<>> claimed_;
+  std::vector<Definition> definitions_;
+  std::map<std::string, std::size_t, std::less<>> definition_index_;
+  std::vector<Draft> drafts_;
+  std::map<std::string, std::size_t, std::less<>> node_index_;
+};
+
+}  // namespace
+
+Model load_model(const std::filesystem::path& file) {
+  std::error_code ignored;
+  if (std::filesystem::is_directory(file, ignored)) {
+    throw Error("model file " + file.string() + " is a directory; name a .model file");
+  }
+  std::ifstream in(file);
+  if (!in) {
+    throw Error("cannot open model file " + file.string() + ": " + std::strerror(errno) +
+                "; check the path or set TOPDOWN_MODELS to the models folder");
+  }
+  const std::vector<Section> sections = read_sections(in, file.string());
+  if (in.bad()) {
+    throw Error("cannot read model file " + file.string() + ": " + std::strerror(errno));
+  }
+  return Loader(file, sections).build();
+}
+
+}  // namespace topdown::model

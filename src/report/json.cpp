@@ -1,0 +1,71 @@
+#include <nlohmann/json.hpp>
+
+#include "report/report.h"
+
+namespace topdown::report {
+namespace {
+
+nlohmann::json value_or_null(const expr::Value& value) { return value ? nlohmann::json(*value) : nlohmann::json(); }
+
+nlohmann::json node_json(const eval::NodeResult& node) {
+  const model::Node& n = *node.node;
+  nlohmann::json j = {
+      {"name", n.name},
+      {"vendor_name", n.vendor_name},
+      {"level", n.level},
+      {"parent", n.parent.empty() ? nlohmann::json() : nlohmann::json(n.parent)},
+      {"value", value_or_null(node.value)},
+      {"over_threshold", node.over_threshold},
+      {"bottleneck", node.bottleneck},
+      {"counted_share", node.counted_share},
+      {"status", status_of(node)},
+      {"missing_events", node.missing_events},
+  };
+  if (n.is_info) {
+    j["unit"] = n.unit;
+  } else {
+    j["domain"] = n.domain;
+    j["area"] = n.area;
+  }
+  return j;
+}
+
+nlohmann::json count_json(const std::string& name, const counts::Count& count) {
+  return {{"name", name},
+          {"value", count.value},
+          {"scaled", value_or_null(count.scaled())},
+          {"time_enabled_ns", count.time_enabled},
+          {"time_running_ns", count.time_running},
+          {"counted_share", count.running_share()}};
+}
+
+}  // namespace
+
+std::string render_json(const eval::Evaluation& evaluation, const counts::Sample& sample, const RunInfo& run) {
+  nlohmann::json nodes = nlohmann::json::array();
+  nlohmann::json info = nlohmann::json::array();
+  for (const auto& node : evaluation.nodes) (node.node->is_info ? info : nodes).push_back(node_json(node));
+  nlohmann::json counts = nlohmann::json::array();
+  for (const auto& [name, count] : sample.events) counts.push_back(count_json(name, count));
+  const eval::NodeResult* bottleneck = evaluation.bottleneck();
+  nlohmann::json out = {
+      {"format", "topdown-1"},
+      {"model", {{"name", run.model_name}, {"title", run.model_title}}},
+      {"command", run.command},
+      {"elapsed_s", run.elapsed_s},
+      {"exit_code", run.exit_code ? nlohmann::json(*run.exit_code) : nlohmann::json()},
+      {"groups", run.groups},
+      {"multiplexed", run.multiplexed},
+      {"multiplex_ratio", evaluation.counted_share},
+      {"level1_sum", value_or_null(evaluation.level1_sum)},
+      {"bottleneck", bottleneck ? nlohmann::json(bottleneck->node->name) : nlohmann::json()},
+      {"nodes", nodes},
+      {"info", info},
+      {"events", counts},
+      {"extra_events", run.extra_events},
+      {"warnings", evaluation.warnings},
+  };
+  return out.dump(2) + "\n";
+}
+
+}  // namespace topdown::report

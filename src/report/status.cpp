@@ -1,0 +1,13 @@
+#include "report/report.h"
+
+namespace topdown::report {
+
+std::string status_of(const eval::NodeResult& node) {
+  if (!node.value) return "n/a";
+  if (node.unreliable) return "unreliable";
+  if (node.out_of_range) return "out_of_range";
+  if (node.multiplexed) return "multiplexed";
+  return "ok";
+}
+
+}  // namespace topdown::report

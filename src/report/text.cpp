@@ -1,0 +1,145 @@
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "report/report.h"
+
+namespace topdown::report {
+namespace {
+
+constexpr const char* kBold = "\033[1m";
+constexpr const char* kRed = "\033[31m";
+constexpr const char* kYellow = "\033[33m";
+constexpr const char* kReset = "\033[0m";
+
+bool shown(const eval::NodeResult& r, const std::map<std::string, bool, std::less<>>& visible, bool verbose) {
+  if (verbose || r.node->is_info || r.node->level == 1 || r.on_bottleneck_path) return true;
+  auto parent = visible.find(r.node->parent);
+  return r.over_threshold && parent != visible.end() && parent->second;
+}
+
+std::string value_text(const eval::NodeResult& r) {
+  if (!r.value) return "n/a";
+  if (r.node->is_info) return fmt::format("{:.2f}", *r.value);
+  return fmt::format("{:.1f}%", std::clamp(*r.value, 0.0, 1.0) * 100);
+}
+
+// The short marks after a value; their legend is printed below the table.
+std::string marks(const eval::NodeResult& r) {
+  std::string text;
+  if (r.value && r.unreliable) text += "?";
+  else if (r.value && r.multiplexed) text += "~";
+  if (r.out_of_range) text += "*";
+  return text;
+}
+
+std::string note_text(const eval::NodeResult& r) {
+  std::vector<std::string> notes;
+  if (!r.missing_events.empty()) {
+    std::string missing = "not counted:";
+    for (const auto& event : r.missing_events) missing += " " + event;
+    notes.push_back(missing);
+  } else if (!r.value) {
+    notes.push_back("nothing to divide by");
+  }
+  if (r.out_of_range) notes.push_back(fmt::format("raw {:.1f}%", *r.value * 100));
+  if (r.value && r.multiplexed) notes.push_back(fmt::format("counted {:.0f}% of the time", r.counted_share * 100));
+  std::string text;
+  for (const auto& note : notes) text += (text.empty() ? "" : "; ") + note;
+  return text;
+}
+
+std::string with_thousands(double value) {
+  std::string digits = fmt::format("{:.0f}", value);
+  std::string out;
+  size_t lead = digits[0] == '-' ? 1 : 0;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > lead && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_text(const eval::Evaluation& evaluation, const counts::Sample& sample, const RunInfo& run,
+                        const TextOptions& options) {
+  auto paint = [&](const std::string& text, const char* code) {
+    return options.color ? std::string(code) + text + kReset : text;
+  };
+  std::string command;
+  for (const auto& word : run.command) command += (command.empty() ? "" : " ") + word;
+  std::string out = fmt::format("topdown: {} ({}), {}, {:.2f} s\n", run.model_title, run.model_name, command,
+                                run.elapsed_s);
+
+  std::map<std::string, bool, std::less<>> visible;
+  std::vector<const eval::NodeResult*> tree, info;
+  int hidden = 0;
+  for (const auto& r : evaluation.nodes) {
+    bool show = shown(r, visible, options.verbose);
+    visible[r.node->name] = show;
+    if (!show) ++hidden;
+    else (r.node->is_info ? info : tree).push_back(&r);
+  }
+  size_t name_width = 4;
+  for (const auto* r : tree) name_width = std::max(name_width, r->node->name.size() + 2 * (r->node->level - 1));
+  for (const auto* r : info) name_width = std::max(name_width, r->node->name.size());
+  size_t vendor_width = 13;
+  for (const auto* r : tree) vendor_width = std::max(vendor_width, r->node->vendor_name.size());
+
+  auto row = [&](const eval::NodeResult& r, size_t indent, const std::string& last_column) {
+    std::string name = std::string(indent, ' ') + r.node->name;
+    std::string line = fmt::format("  {:<{}}  {:>7}{:<2} {:<{}}", name, name_width, value_text(r), marks(r),
+                                   last_column, vendor_width);
+    std::string note = note_text(r);
+    if (r.bottleneck) line += " <== bottleneck";
+    if (!note.empty()) line += "  (" + note + ")";
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    if (r.bottleneck) return paint(line, kRed) + "\n";
+    if (r.over_threshold) return paint(line, kYellow) + "\n";
+    return line + "\n";
+  };
+
+  out += "\n" + paint(fmt::format("  {:<{}}  {:>7}   {}", "Node", name_width, "Slots", "Vendor metric"), kBold) + "\n";
+  for (const auto* r : tree) out += row(*r, 2 * static_cast<size_t>(r->node->level - 1), r->node->vendor_name);
+  if (!info.empty()) {
+    out += "\n" + paint(fmt::format("  {:<{}}  {:>7}   {}", "Info metric", name_width, "Value", "Unit"), kBold) + "\n";
+    for (const auto* r : info) out += row(*r, 0, r->node->unit);
+  }
+  if (!run.extra_events.empty()) {
+    out += "\n" + paint("  Events", kBold) + "\n";
+    size_t width = 0;
+    for (const auto& event : run.extra_events) width = std::max(width, event.size());
+    for (const auto& event : run.extra_events) {
+      const counts::Count* count = sample.find(event);
+      auto scaled = count ? count->scaled() : std::nullopt;
+      std::string value = scaled ? with_thousands(*scaled) : "n/a";
+      std::string note = scaled && count->running_share() < 1
+                             ? fmt::format("  ~ (counted {:.0f}% of the time)", count->running_share() * 100)
+                             : "";
+      out += fmt::format("  {:<{}}  {:>18}{}\n", event, width, value, note);
+    }
+  }
+
+  out += "\n";
+  if (hidden > 0) out += fmt::format("{} node(s) under their threshold are hidden; -v shows them.\n", hidden);
+  bool any_multiplexed = std::any_of(evaluation.nodes.begin(), evaluation.nodes.end(),
+                                     [](const eval::NodeResult& r) { return r.multiplexed && r.value; });
+  if (any_multiplexed) {
+    out += "~ estimate: its events were counted only part of the time (multiplexed) and scaled up.\n"
+           "? unreliable: counted too little of the time to be trusted.\n";
+  }
+  if (std::any_of(evaluation.nodes.begin(), evaluation.nodes.end(), [](const auto& r) { return r.out_of_range; })) {
+    out += "* outside 0-100%: shown clamped; the raw value is in the note.\n";
+  }
+  if (const eval::NodeResult* bottleneck = evaluation.bottleneck()) {
+    out += paint(fmt::format("Bottleneck: {} ({})", bottleneck->node->name, value_text(*bottleneck)), kBold) + "\n";
+    if (!bottleneck->node->advice.empty()) out += "  " + bottleneck->node->advice + "\n";
+  }
+  for (const auto& warning : evaluation.warnings) out += paint("warning: " + warning, kYellow) + "\n";
+  return out;
+}
+
+}  // namespace topdown::report

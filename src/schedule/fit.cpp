@@ -1,0 +1,51 @@
+#include <vector>
+
+#include "schedule/counter_kind.h"
+#include "schedule/plan.h"
+
+namespace topdown::schedule {
+namespace {
+
+// Augmenting-path bipartite matching of events to general counters; groups
+// hold at most a handful of events, so this is cheap.
+bool assign(const std::vector<const events::Encoding*>& events, size_t index, int counters,
+            std::vector<bool>& taken) {
+  if (index == events.size()) return true;
+  for (int counter = 0; counter < counters && counter < 64; ++counter) {
+    if (taken[counter] || !(events[index]->counter_mask >> counter & 1u)) continue;
+    taken[counter] = true;
+    if (assign(events, index + 1, counters, taken)) return true;
+    taken[counter] = false;
+  }
+  return false;
+}
+
+}  // namespace
+
+int Group::general_counters_used(const CounterBudget& budget) const {
+  if (!is_core_pmu(pmu)) return 0;
+  int used = 0;
+  for (const auto& event : events) used += uses_fixed_counter(event, budget) ? 0 : 1;
+  return used;
+}
+
+bool fits(const std::vector<events::Encoding>& group, const CounterBudget& budget) {
+  if (group.empty()) return true;
+  if (!is_core_pmu(group.front().pmu)) return true;  // software/msr/uncore PMUs: no core counter limit
+  std::vector<bool> fixed_taken(static_cast<size_t>(std::max(budget.fixed, 0)), false);
+  std::vector<const events::Encoding*> general;
+  for (const auto& event : group) {
+    if (uses_fixed_counter(event, budget)) {
+      auto index = static_cast<size_t>(*event.fixed_counter);
+      if (fixed_taken[index]) return false;
+      fixed_taken[index] = true;
+    } else {
+      general.push_back(&event);
+    }
+  }
+  if (static_cast<int>(general.size()) > budget.general) return false;
+  std::vector<bool> taken(static_cast<size_t>(std::max(budget.general, 0)), false);
+  return assign(general, 0, budget.general, taken);
+}
+
+}  // namespace topdown::schedule

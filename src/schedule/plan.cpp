@@ -1,0 +1,150 @@
+#include "schedule/plan.h"
+
+#include "schedule/counter_kind.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+namespace topdown::schedule {
+namespace {
+
+struct Packing {
+  std::vector<Group> groups;
+  // Core groups rotate when there are more than one; an identity is worth
+  // using only when it saves one, since measuring a node beats deriving it.
+  long cost() const {
+    return std::count_if(groups.begin(), groups.end(), [](const Group& g) { return is_core_pmu(g.pmu); });
+  }
+};
+
+class Packer {
+ public:
+  Packer(const model::Model& model, const model::RunVariables& vars, const std::vector<std::string>& nodes,
+         const Selection& selection, const events::Resolver& resolver, const CounterBudget& budget)
+      : model_(model), vars_(vars), nodes_(nodes), selection_(selection), resolver_(resolver), budget_(budget) {}
+
+  // nullopt when the identities make formulas refer to each other in a cycle.
+  std::optional<Packing> pack_with(const model::IdentityChoice& identities) {
+    std::optional<model::Dependencies> deps;
+    try {
+      deps.emplace(model_, vars_, identities);
+    } catch (const Error&) {
+      if (identities.empty()) throw;
+      return std::nullopt;
+    }
+    std::vector<events::Encoding> encodings;
+    std::vector<int> together;
+    std::map<std::string, bool, std::less<>> seen;
+    auto add = [&](const std::string& name, int cluster) {
+      if (!seen.emplace(name, true).second) return;
+      encodings.push_back(resolve(name));
+      together.push_back(cluster);
+    };
+    for (size_t i = 0; i < nodes_.size(); ++i) {
+      for (const std::string& event : deps->events_of(nodes_[i])) add(event, static_cast<int>(i));
+    }
+    for (size_t i = 0; i < selection_.extra_events.size(); ++i) {
+      add(selection_.extra_events[i], static_cast<int>(nodes_.size() + i));
+    }
+    return Packing{schedule::pack(encodings, together, budget_)};
+  }
+
+ private:
+  const events::Encoding& resolve(const std::string& name) {
+    auto it = resolved_.find(name);
+    if (it == resolved_.end()) it = resolved_.emplace(name, resolver_.resolve(name)).first;
+    return it->second;
+  }
+
+  const model::Model& model_;
+  const model::RunVariables& vars_;
+  const std::vector<std::string>& nodes_;
+  const Selection& selection_;
+  const events::Resolver& resolver_;
+  const CounterBudget& budget_;
+  std::map<std::string, events::Encoding, std::less<>> resolved_;
+};
+
+}  // namespace
+
+bool Plan::multiplexed() const { return core_groups() > 1; }
+
+int Plan::core_groups() const {
+  return static_cast<int>(std::count_if(groups.begin(), groups.end(), [](const Group& g) { return is_core_pmu(g.pmu); }));
+}
+
+std::vector<std::string> select_nodes(const model::Model& model, const Selection& selection) {
+  if (selection.max_level < 1 || selection.max_level > 6) {
+    throw Error("level " + std::to_string(selection.max_level) + " is out of range; use -l 1 to -l 6");
+  }
+  std::vector<std::string> nodes;
+  for (const auto& node : model.nodes) {
+    if (!node.is_info && node.level <= selection.max_level) nodes.push_back(node.name);
+  }
+  if (selection.info) {
+    for (const auto& node : model.nodes) {
+      if (node.is_info) nodes.push_back(node.name);
+    }
+  }
+  return nodes;
+}
+
+Plan make_plan(const model::Model& model, const model::RunVariables& vars, const Selection& selection,
+               const events::Resolver& resolver, const CounterBudget& budget) {
+  if (budget.general < 1) {
+    throw Error("no usable general counters (" + std::to_string(budget.general) + "); check `topdown info`");
+  }
+  Plan plan;
+  plan.nodes = select_nodes(model, selection);
+  plan.extra_events = selection.extra_events;
+  plan.budget = budget;
+
+  Packer packer(model, vars, plan.nodes, selection, resolver, budget);
+  Packing best = *packer.pack_with(plan.identities);
+  // Greedy: take the identity that lowers the cost most, until none helps.
+  for (bool improved = true; improved;) {
+    improved = false;
+    std::optional<std::pair<std::string, Packing>> choice;
+    for (const std::string& name : plan.nodes) {
+      const model::Node* node = model.find(name);
+      if (!node->identity || plan.identities.count(name)) continue;
+      model::IdentityChoice trial = plan.identities;
+      trial.insert(name);
+      auto packing = packer.pack_with(trial);
+      const Packing& incumbent = choice ? choice->second : best;
+      if (packing && packing->cost() < incumbent.cost()) choice.emplace(name, std::move(*packing));
+    }
+    if (choice) {
+      plan.identities.insert(choice->first);
+      best = std::move(choice->second);
+      improved = true;
+    }
+  }
+  plan.groups = std::move(best.groups);
+  return plan;
+}
+
+std::string describe(const Plan& plan) {
+  size_t events = 0;
+  for (const auto& group : plan.groups) events += group.events.size();
+  std::string text = std::to_string(events) + " events in " + std::to_string(plan.groups.size()) + " group" +
+                     (plan.groups.size() == 1 ? "" : "s") + " on " + std::to_string(plan.budget.general) +
+                     " general counter" + (plan.budget.general == 1 ? "" : "s");
+  if (plan.budget.fixed > 0) text += " + " + std::to_string(plan.budget.fixed) + " fixed";
+  text += plan.multiplexed() ? " (groups rotate: values are multiplexed estimates)\n" : " (no multiplexing)\n";
+  for (size_t i = 0; i < plan.groups.size(); ++i) {
+    const Group& group = plan.groups[i];
+    text += "  group " + std::to_string(i + 1) + " [" + group.pmu + ", " +
+            std::to_string(group.general_counters_used(plan.budget)) + " general]:";
+    for (const auto& event : group.events) {
+      text += " " + event.name;
+      if (uses_fixed_counter(event, plan.budget)) text += "(fixed)";
+    }
+    text += "\n";
+  }
+  for (const auto& name : plan.identities) text += "  " + name + " is derived from its identity formula\n";
+  return text;
+}
+
+}  // namespace topdown::schedule

@@ -1,0 +1,67 @@
+#pragma once
+// Scheduling: which events a run needs and how they are packed into counter
+// groups that the PMU can count at the same time.
+#include <string>
+#include <vector>
+
+#include "events/event.h"
+#include "model/dependencies.h"
+#include "model/model.h"
+
+namespace topdown::schedule {
+
+// The counters a group may use.
+struct CounterBudget {
+  int general = 4;  // general counters that really count (after the health check)
+  int fixed = 0;    // Intel fixed counters (0..3 by index)
+};
+
+struct Selection {
+  int max_level = 1;                    // tree depth to compute, 1..6
+  bool info = true;                     // also compute Info metrics
+  std::vector<std::string> extra_events;  // -e: counted and printed as they are
+};
+
+struct Group {
+  std::string pmu;                       // all members count on one PMU
+  std::vector<events::Encoding> events;  // events[0] leads
+  int general_counters_used(const CounterBudget& budget) const;
+};
+
+struct Plan {
+  std::vector<std::string> nodes;  // selected node names, tree order, then Info metrics
+  model::IdentityChoice identities;  // nodes computed through their identity
+  std::vector<Group> groups;
+  std::vector<std::string> extra_events;
+  CounterBudget budget;
+
+  // True when the groups cannot all be counted at once and will rotate.
+  bool multiplexed() const;
+  int core_groups() const;  // groups on the core PMU (the ones that rotate)
+};
+
+// Builds the plan: selects the nodes, chooses identities when they let the
+// events fit in fewer groups, and packs events into groups that respect the
+// budget and every event's counter constraints. Events only a Info metric
+// needs are packed last so that tree nodes keep whole groups.
+// Throws Error for events no group can hold (a constraint no counter meets).
+Plan make_plan(const model::Model& model, const model::RunVariables& vars, const Selection& selection,
+               const events::Resolver& resolver, const CounterBudget& budget);
+
+// The nodes make_plan selects: tree nodes up to max_level (in file order),
+// then Info metrics when asked.
+std::vector<std::string> select_nodes(const model::Model& model, const Selection& selection);
+
+// Packs already-resolved events, in order, into groups. Events that share a
+// `together` index are kept in one group when they fit.
+std::vector<Group> pack(const std::vector<events::Encoding>& encodings, const std::vector<int>& together,
+                        const CounterBudget& budget);
+
+// Can these events be counted in one group: a distinct general counter for
+// each general event that its counter_mask allows, distinct fixed counters?
+bool fits(const std::vector<events::Encoding>& group, const CounterBudget& budget);
+
+// Human-readable plan for --print-groups.
+std::string describe(const Plan& plan);
+
+}  // namespace topdown::schedule

@@ -1,0 +1,46 @@
+#pragma once
+// Runs a command line through /bin/sh for end-to-end tests and captures its
+// exit status, stdout and stderr.
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace topdown::testing {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+inline std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+inline CommandResult run_command(const std::string& command) {
+  std::string out = ::testing::TempDir() + "/cmd.out";
+  std::string err = ::testing::TempDir() + "/cmd.err";
+  int status = std::system((command + " >" + out + " 2>" + err + " </dev/null").c_str());
+  CommandResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.out = slurp(out);
+  result.err = slurp(err);
+  return result;
+}
+
+inline bool has_pmu() { return std::ifstream("/sys/bus/event_source/devices/cpu/type").good(); }
+
+#define SKIP_WITHOUT_PMU()                                                                                     \
+  if (!::topdown::testing::has_pmu())                                                                          \
+  GTEST_SKIP() << "no hardware PMU on this machine (/sys/bus/event_source/devices/cpu is absent: a VM without " \
+                  "a virtual PMU); this test needs real counters"
+
+}  // namespace topdown::testing

@@ -1,0 +1,114 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "../support/temp_tree.h"
+#include "cpu/cpu_info.h"
+#include "cpu/cpuid_decode.h"
+
+namespace topdown::cpu {
+namespace {
+
+using topdown::testing::TempTree;
+
+bool host_has_core_pmu() {
+  return std::filesystem::exists("/sys/bus/event_source/devices/cpu") ||
+         std::filesystem::exists("/sys/bus/event_source/devices/cpu_core");
+}
+
+void expect_host_cpuid(const CpuInfo& info) {
+  const CpuId host = read_cpuid();
+  EXPECT_EQ(info.id.vendor, host.vendor);
+  EXPECT_EQ(info.id.vendor_string, host.vendor_string);
+  EXPECT_EQ(info.id.family, host.family);
+  EXPECT_EQ(info.id.model, host.model);
+  EXPECT_EQ(info.id.stepping, host.stepping);
+  EXPECT_EQ(info.id.brand, host.brand);
+  EXPECT_EQ(info.reported_counters, general_counters(host.vendor, read_counter_leaves()));
+}
+
+TEST(Detect, ReadsEveryFieldFromTheFakeTree) {
+  TempTree tree;
+  tree.write("sys/devices/system/cpu/online", "0-3,6\n");
+  tree.write("sys/devices/system/cpu/smt/active", "1\n");
+  tree.write("sys/bus/event_source/devices/software/type", "1\n");
+  tree.write("sys/bus/event_source/devices/msr/type", "9\n");
+  tree.write("sys/bus/event_source/devices/broken/type", "x\n");
+  tree.mkdir("sys/bus/event_source/devices/typeless");
+  tree.write("proc/sys/kernel/perf_event_paranoid", "2\n");
+
+  const CpuInfo info = detect(tree.root() / "sys", tree.root() / "proc");
+  expect_host_cpuid(info);
+  EXPECT_EQ(info.online_cpus, 5);
+  EXPECT_TRUE(info.smt_enabled);
+  ASSERT_EQ(info.pmus.size(), 2u);
+  EXPECT_EQ(info.pmus[0].name, "msr");
+  EXPECT_EQ(info.pmus[0].type, 9);
+  EXPECT_EQ(info.pmus[1].name, "software");
+  EXPECT_EQ(info.pmus[1].type, 1);
+  EXPECT_EQ(info.perf_event_paranoid, "2");
+  EXPECT_FALSE(info.has_core_pmu());
+  EXPECT_EQ(info.find_pmu("cpu"), nullptr);
+  ASSERT_NE(info.find_pmu("msr"), nullptr);
+  EXPECT_EQ(info.find_pmu("msr")->type, 9);
+  // No core PMU registered (like a VM without a virtual PMU): no probe.
+  EXPECT_EQ(info.working_counters, std::nullopt);
+}
+
+TEST(Detect, SmtFallsBackToThreadSiblingsOfCpu0) {
+  TempTree tree;
+  tree.write("sys/devices/system/cpu/cpu0/topology/thread_siblings_list", "0,4\n");
+  EXPECT_TRUE(detect(tree.root() / "sys", tree.root() / "proc").smt_enabled);
+  tree.write("sys/devices/system/cpu/cpu0/topology/thread_siblings_list", "0\n");
+  EXPECT_FALSE(detect(tree.root() / "sys", tree.root() / "proc").smt_enabled);
+  tree.write("sys/devices/system/cpu/smt/active", "0\n");
+  tree.write("sys/devices/system/cpu/cpu0/topology/thread_siblings_list", "0,4\n");
+  EXPECT_FALSE(detect(tree.root() / "sys", tree.root() / "proc").smt_enabled);
+}
+
+TEST(Detect, MissingFilesLeaveDefaults) {
+  TempTree tree;
+  const CpuInfo info = detect(tree.root() / "sys", tree.root() / "proc");
+  expect_host_cpuid(info);
+  EXPECT_EQ(info.online_cpus, 0);
+  EXPECT_FALSE(info.smt_enabled);
+  EXPECT_TRUE(info.pmus.empty());
+  EXPECT_EQ(info.perf_event_paranoid, "");
+  EXPECT_EQ(info.working_counters, std::nullopt);
+}
+
+TEST(Detect, CorePmuInTheTreeRunsTheProbe) {
+  TempTree tree;
+  tree.write("sys/bus/event_source/devices/cpu/type", "4\n");
+  const CpuInfo info = detect(tree.root() / "sys", tree.root() / "proc");
+  EXPECT_TRUE(info.has_core_pmu());
+  // The probe opens real counters, so its answer depends on the host.
+  if (host_has_core_pmu() && info.reported_counters > 0) {
+    ASSERT_TRUE(info.working_counters.has_value());
+    EXPECT_GE(*info.working_counters, 1);
+    EXPECT_LE(*info.working_counters, info.reported_counters);
+  } else {
+    EXPECT_EQ(info.working_counters, std::nullopt);
+  }
+}
+
+TEST(ProbeWorkingCounters, NoCandidatesMeansNoAnswer) {
+  EXPECT_EQ(probe_working_counters(0), std::nullopt);
+}
+
+TEST(ProbeWorkingCounters, CountsOnlyWhereAPmuExists) {
+  const int reported = general_counters(read_cpuid().vendor, read_counter_leaves());
+  const auto working = probe_working_counters(reported);
+  if (!host_has_core_pmu()) {
+    // This VM has no PMU: perf_event_open of the first counter fails.
+    EXPECT_EQ(working, std::nullopt);
+    return;
+  }
+  ASSERT_TRUE(working.has_value()) << "a core PMU exists but the probe could not open a counter "
+                                      "(perf_event_paranoid too high?)";
+  EXPECT_GE(*working, 1);
+  EXPECT_LE(*working, reported);
+}
+
+}  // namespace
+}  // namespace topdown::cpu

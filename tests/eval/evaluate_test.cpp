@@ -1,0 +1,162 @@
+#include <gtest/gtest.h>
+
+#include "eval/evaluate.h"
+#include "support/tiny_model.h"
+
+namespace topdown::eval {
+namespace {
+
+counts::Count exact(double value) { return {value, 1000, 1000}; }
+
+// cycles 1000, width 4 -> 4000 slots; Busy 3000/4000, Idle 1000/4000.
+counts::Sample busy_sample() {
+  counts::Sample s;
+  s.events["cycles"] = exact(1000);
+  s.events["busy_slots"] = exact(3000);
+  s.events["idle_slots"] = exact(1000);
+  s.events["mem_stalls"] = exact(600);
+  s.events["all_stalls"] = exact(800);
+  s.events["instructions"] = exact(2500);
+  return s;
+}
+
+const std::vector<std::string> kAll{"Busy", "Busy_Memory", "Busy_Core", "Idle", "Hyper", "IPC"};
+
+TEST(Evaluate, ComputesNodesFromCounts) {
+  auto model = testing::tiny_model();
+  Evaluation e = evaluate(model, kAll, busy_sample(), {});
+  EXPECT_DOUBLE_EQ(*e.find("Busy")->value, 0.75);
+  EXPECT_DOUBLE_EQ(*e.find("Busy_Memory")->value, 0.75 * 600 / 800);
+  EXPECT_DOUBLE_EQ(*e.find("Busy_Core")->value, 0.75 - 0.75 * 600 / 800);
+  EXPECT_DOUBLE_EQ(*e.find("Idle")->value, 0.25);
+  EXPECT_DOUBLE_EQ(*e.find("Hyper")->value, 0.0);
+  EXPECT_DOUBLE_EQ(*e.find("IPC")->value, 2.5);
+  ASSERT_TRUE(e.level1_sum);
+  EXPECT_DOUBLE_EQ(*e.level1_sum, 1.0);
+  EXPECT_TRUE(e.warnings.empty());
+}
+
+TEST(Evaluate, ThresholdsUseTheParentsResult) {
+  auto model = testing::tiny_model();
+  Evaluation e = evaluate(model, kAll, busy_sample(), {});
+  EXPECT_TRUE(e.find("Busy")->over_threshold);         // 0.75 > 0.2
+  EXPECT_TRUE(e.find("Busy_Memory")->over_threshold);  // 0.5625 > 0.1, parent over
+  EXPECT_TRUE(e.find("Busy_Core")->over_threshold);    // 0.1875 > 0.1, parent over
+  EXPECT_TRUE(e.find("Idle")->over_threshold);         // 0.25 > 0.2
+  EXPECT_FALSE(e.find("Hyper")->over_threshold);
+  EXPECT_FALSE(e.find("IPC")->over_threshold);  // no threshold
+}
+
+TEST(Evaluate, ChildrenOfANodeUnderThresholdAreNotOver) {
+  auto model = testing::tiny_model();
+  counts::Sample s = busy_sample();
+  s.events["busy_slots"] = exact(600);  // Busy 0.15 < 0.2
+  s.events["idle_slots"] = exact(3400);
+  Evaluation e = evaluate(model, kAll, s, {});
+  EXPECT_FALSE(e.find("Busy")->over_threshold);
+  EXPECT_FALSE(e.find("Busy_Memory")->over_threshold);  // 0.1125 > 0.1 but the parent is not over
+}
+
+TEST(Evaluate, BottleneckIsTheDeepestOverThresholdOnTheLargestPath) {
+  auto model = testing::tiny_model();
+  Evaluation e = evaluate(model, kAll, busy_sample(), {});
+  ASSERT_NE(e.bottleneck(), nullptr);
+  EXPECT_EQ(e.bottleneck()->node->name, "Busy_Memory");
+  EXPECT_TRUE(e.find("Busy")->on_bottleneck_path);
+  EXPECT_FALSE(e.find("Busy")->bottleneck);
+  EXPECT_FALSE(e.find("Busy_Core")->on_bottleneck_path);
+}
+
+TEST(Evaluate, BottleneckStopsAtLevelOneWhenNoChildStandsOut) {
+  auto model = testing::tiny_model();
+  counts::Sample s = busy_sample();
+  s.events["mem_stalls"] = exact(40);  // Busy_Memory 0.0375: under; Busy_Core 0.7125 over
+  Evaluation e = evaluate(model, kAll, s, {});
+  EXPECT_EQ(e.bottleneck()->node->name, "Busy_Core");
+  Evaluation only_level1 = evaluate(model, {"Busy", "Idle"}, s, {});
+  EXPECT_EQ(only_level1.bottleneck()->node->name, "Busy");
+}
+
+TEST(Evaluate, MissingEventsGiveNaNamingThem) {
+  auto model = testing::tiny_model();
+  counts::Sample s = busy_sample();
+  s.events.erase("mem_stalls");
+  Evaluation e = evaluate(model, kAll, s, {});
+  EXPECT_FALSE(e.find("Busy_Memory")->value.has_value());
+  EXPECT_EQ(e.find("Busy_Memory")->missing_events, std::vector<std::string>{"mem_stalls"});
+  EXPECT_FALSE(e.find("Busy_Core")->value.has_value());  // computed from an n/a node
+  EXPECT_TRUE(e.find("Busy")->value.has_value());
+}
+
+TEST(Evaluate, ZeroCyclesIsNaAndWarnsOfADeadCounter) {
+  auto model = testing::tiny_model();
+  counts::Sample s = busy_sample();
+  s.events["cycles"] = exact(0);
+  Evaluation e = evaluate(model, kAll, s, {});
+  EXPECT_FALSE(e.find("Busy")->value.has_value());
+  EXPECT_FALSE(e.find("IPC")->value.has_value());
+  EXPECT_FALSE(e.level1_sum.has_value());
+  ASSERT_EQ(e.warnings.size(), 1u);
+  EXPECT_NE(e.warnings[0].find("cycles read 0"), std::string::npos);
+  EXPECT_EQ(e.bottleneck(), nullptr);
+}
+
+TEST(Evaluate, MultiplexedCountsAreScaledAndFlagged) {
+  auto model = testing::tiny_model();
+  counts::Sample s = busy_sample();
+  s.events["mem_stalls"] = {300, 1000, 500};  // counted half the time: scaled to 600
+  s.events["all_stalls"] = {80, 1000, 100};   // a tenth: scaled to 800, unreliable
+  Evaluation e = evaluate(model, kAll, s, {});
+  const NodeResult* memory = e.find("Busy_Memory");
+  EXPECT_DOUBLE_EQ(*memory->value, 0.75 * 600 / 800);
+  EXPECT_DOUBLE_EQ(memory->counted_share, 0.1);
+  EXPECT_TRUE(memory->multiplexed);
+  EXPECT_TRUE(memory->unreliable);
+  EXPECT_FALSE(e.find("Busy")->multiplexed);
+  EXPECT_DOUBLE_EQ(e.counted_share, 0.1);
+}
+
+TEST(Evaluate, LevelOneNotSummingToOneIsReported) {
+  auto model = testing::tiny_model();
+  counts::Sample s = busy_sample();
+  s.events["idle_slots"] = exact(2000);  // 0.75 + 0.5
+  Evaluation e = evaluate(model, kAll, s, {});
+  EXPECT_DOUBLE_EQ(*e.level1_sum, 1.25);
+  ASSERT_FALSE(e.warnings.empty());
+  EXPECT_NE(e.warnings[0].find("125.0%"), std::string::npos);
+}
+
+TEST(Evaluate, IdentityFormulaReplacesTheMeasuredOne) {
+  auto model = testing::tiny_model();
+  counts::Sample s = busy_sample();
+  s.events.erase("idle_slots");
+  Options options;
+  options.identities = {"Idle"};
+  Evaluation e = evaluate(model, {"Busy", "Idle"}, s, options);
+  EXPECT_DOUBLE_EQ(*e.find("Idle")->value, 0.25);
+  EXPECT_TRUE(e.find("Idle")->missing_events.empty());
+}
+
+TEST(Evaluate, OutOfRangeFractionsAreFlaggedButKept) {
+  auto model = testing::tiny_model();
+  counts::Sample s = busy_sample();
+  s.events["busy_slots"] = exact(4100);
+  s.events["idle_slots"] = exact(-100);
+  Evaluation e = evaluate(model, {"Busy", "Idle"}, s, {});
+  EXPECT_TRUE(e.find("Busy")->out_of_range);
+  EXPECT_DOUBLE_EQ(*e.find("Busy")->value, 1.025);
+  EXPECT_TRUE(e.find("Idle")->out_of_range);
+}
+
+TEST(Evaluate, SmtTermsCountWithSmt) {
+  auto model = testing::tiny_model();
+  counts::Sample s = busy_sample();
+  s.events["hyper_slots"] = exact(400);
+  Options options;
+  options.vars.smt_enabled = true;
+  Evaluation e = evaluate(model, kAll, s, options);
+  EXPECT_DOUBLE_EQ(*e.find("Hyper")->value, 0.1);
+}
+
+}  // namespace
+}  // namespace topdown::eval

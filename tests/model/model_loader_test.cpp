@@ -1,0 +1,384 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "../support/temp_tree.h"
+#include "model/model.h"
+
+namespace topdown::model {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using topdown::testing::TempTree;
+
+const std::filesystem::path kShippedModels = std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models";
+
+// A child written before its parent, an info metric between tree nodes, and
+// continuation lines in text, lists and formulas.
+constexpr const char* kToyModel = R"(# toy model
+[model]
+name = toy
+title = Toy CPU (test)
+cpus = AMD 0x1A, Intel 6 0x3C-0x3F, AMD 25 0x61
+event_table = toy_events
+pfm_pmu = toy_pmu
+
+[constants]
+Pipeline_Width = 4
+Half = 0.5
+
+[define]
+SLOTS = Pipeline_Width * cycles
+HALF_SLOTS = SLOTS * Half
+
+[node Heavy]
+vendor_name = retiring_heavy
+parent = Retiring
+formula = Retiring * ucode /
+  ops
+threshold = this > 0.1 and parent_over
+domain = Slots
+area = RET
+groups = Retire,
+  TmaL2
+sample = ucode, ops:pp
+description = Ops from
+	microcode.
+advice = Avoid them.
+
+[info IPC]
+formula = instructions / cycles
+unit = instructions/cycle
+groups = Summary
+description = Instructions per cycle.
+
+[node Retiring]
+vendor_name = retiring
+formula = ops / SLOTS
+identity = 1 - Stalled
+threshold = this > 0.7
+description = Useful slots.
+
+[node Stalled]
+formula = stalls / SLOTS
+description = Lost slots.
+)";
+
+Model load_toy() {
+  const TempTree tree;
+  return load_model(tree.write("toy.model", kToyModel));
+}
+
+std::vector<std::string> names_of(const std::vector<const Node*>& nodes) {
+  std::vector<std::string> names;
+  for (const Node* node : nodes) names.push_back(node->name);
+  return names;
+}
+
+TEST(ModelLoader, ReadsTheModelSection) {
+  const Model model = load_toy();
+  EXPECT_EQ(model.name, "toy");
+  EXPECT_EQ(model.title, "Toy CPU (test)");
+  EXPECT_EQ(model.event_table, "toy_events");
+  EXPECT_EQ(model.pfm_pmu, "toy_pmu");
+  EXPECT_EQ(model.source.filename(), "toy.model");
+  ASSERT_EQ(model.cpus.size(), 3u);
+  EXPECT_EQ(model.cpus[0].vendor, cpu::Vendor::Amd);
+  EXPECT_EQ(model.cpus[0].family, 0x1Au);
+  EXPECT_EQ(model.cpus[0].model_min, 0u);
+  EXPECT_EQ(model.cpus[0].model_max, 0xffffffffu);
+  EXPECT_EQ(model.cpus[1].vendor, cpu::Vendor::Intel);
+  EXPECT_EQ(model.cpus[1].family, 6u);
+  EXPECT_EQ(model.cpus[1].model_min, 0x3Cu);
+  EXPECT_EQ(model.cpus[1].model_max, 0x3Fu);
+  EXPECT_EQ(model.cpus[2].family, 25u);
+  EXPECT_EQ(model.cpus[2].model_min, 0x61u);
+  EXPECT_EQ(model.cpus[2].model_max, 0x61u);
+}
+
+TEST(ModelLoader, ReadsConstantsAndDefinitionsInOrder) {
+  const Model model = load_toy();
+  EXPECT_EQ(model.constants.size(), 2u);
+  EXPECT_EQ(model.constants.at("Pipeline_Width"), 4.0);
+  EXPECT_EQ(model.constants.at("Half"), 0.5);
+  ASSERT_EQ(model.definitions.size(), 2u);
+  EXPECT_EQ(model.definitions[0].first, "SLOTS");
+  EXPECT_EQ(model.definitions[1].first, "HALF_SLOTS");
+  EXPECT_EQ(model.definitions[0].second.identifiers(),
+            (std::set<std::string>{"Pipeline_Width", "cycles"}));
+}
+
+TEST(ModelLoader, ReadsEveryNodeField) {
+  const Model model = load_toy();
+  const Node* heavy = model.find("Heavy");
+  ASSERT_NE(heavy, nullptr);
+  EXPECT_EQ(heavy->vendor_name, "retiring_heavy");
+  EXPECT_EQ(heavy->parent, "Retiring");
+  EXPECT_EQ(heavy->level, 2);
+  EXPECT_FALSE(heavy->is_info);
+  EXPECT_EQ(heavy->formula.identifiers(), (std::set<std::string>{"Retiring", "ucode", "ops"}));
+  EXPECT_FALSE(heavy->identity.has_value());
+  ASSERT_TRUE(heavy->threshold.has_value());
+  EXPECT_EQ(heavy->threshold->identifiers(), (std::set<std::string>{"this", "parent_over"}));
+  EXPECT_EQ(heavy->domain, "Slots");
+  EXPECT_EQ(heavy->area, "RET");
+  EXPECT_THAT(heavy->groups, ElementsAre("Retire", "TmaL2"));
+  EXPECT_THAT(heavy->sample_events, ElementsAre("ucode", "ops:pp"));
+  EXPECT_EQ(heavy->description, "Ops from microcode.");
+  EXPECT_EQ(heavy->advice, "Avoid them.");
+  EXPECT_EQ(heavy->where.line, 17);
+  EXPECT_EQ(heavy->where.column, 1);
+
+  const Node* retiring = model.find("Retiring");
+  ASSERT_NE(retiring, nullptr);
+  EXPECT_EQ(retiring->level, 1);
+  EXPECT_TRUE(retiring->parent.empty());
+  ASSERT_TRUE(retiring->identity.has_value());
+  EXPECT_EQ(retiring->identity->identifiers(), (std::set<std::string>{"Stalled"}));
+}
+
+TEST(ModelLoader, ReadsInfoMetrics) {
+  const Model model = load_toy();
+  const Node* ipc = model.find("IPC");
+  ASSERT_NE(ipc, nullptr);
+  EXPECT_TRUE(ipc->is_info);
+  EXPECT_EQ(ipc->level, 0);
+  EXPECT_EQ(ipc->unit, "instructions/cycle");
+  EXPECT_THAT(ipc->groups, ElementsAre("Summary"));
+  EXPECT_FALSE(ipc->threshold.has_value());
+}
+
+TEST(ModelLoader, FormulaOverContinuationLinesEvaluates) {
+  const Model model = load_toy();
+  const expr::FunctionScope scope([](std::string_view name) -> expr::Value {
+    if (name == "Retiring") return 0.5;
+    if (name == "ucode") return 30.0;
+    if (name == "ops") return 120.0;
+    return std::nullopt;
+  });
+  EXPECT_EQ(model.find("Heavy")->formula.evaluate(scope), 0.125);  // 0.5 * 30 / 120
+}
+
+TEST(ModelLoader, ListsTheTreeDepthFirstThenInfoMetrics) {
+  const Model model = load_toy();
+  std::vector<std::string> order;
+  for (const Node& node : model.nodes) order.push_back(node.name);
+  EXPECT_THAT(order, ElementsAre("Retiring", "Heavy", "Stalled", "IPC"));
+}
+
+TEST(ModelLoader, FindsByNameOrVendorNameCaseSensitively) {
+  const Model model = load_toy();
+  ASSERT_NE(model.find("retiring_heavy"), nullptr);
+  EXPECT_EQ(model.find("retiring_heavy")->name, "Heavy");
+  EXPECT_EQ(model.find("retiring")->name, "Retiring");
+  EXPECT_EQ(model.find("heavy"), nullptr);
+  EXPECT_EQ(model.find("Fetch_Latency"), nullptr);
+}
+
+TEST(ModelLoader, ListsChildrenAndLevelOneNodes) {
+  const Model model = load_toy();
+  EXPECT_THAT(names_of(model.children("Retiring")), ElementsAre("Heavy"));
+  EXPECT_THAT(names_of(model.children("")), ElementsAre("Retiring", "Stalled"));
+  EXPECT_TRUE(model.children("Heavy").empty());
+  EXPECT_TRUE(model.children("IPC").empty());
+}
+
+TEST(ModelLoader, MatchesCpusByVendorFamilyAndModelRange) {
+  const Model model = load_toy();
+  auto id = [](cpu::Vendor vendor, unsigned family, unsigned model_number) {
+    cpu::CpuId cpu_id;
+    cpu_id.vendor = vendor;
+    cpu_id.family = family;
+    cpu_id.model = model_number;
+    return cpu_id;
+  };
+  EXPECT_TRUE(model.matches(id(cpu::Vendor::Amd, 0x1A, 0x44)));
+  EXPECT_TRUE(model.matches(id(cpu::Vendor::Intel, 6, 0x3C)));
+  EXPECT_TRUE(model.matches(id(cpu::Vendor::Intel, 6, 0x3F)));
+  EXPECT_FALSE(model.matches(id(cpu::Vendor::Intel, 6, 0x40)));
+  EXPECT_FALSE(model.matches(id(cpu::Vendor::Intel, 0x1A, 0x44)));
+  EXPECT_TRUE(model.matches(id(cpu::Vendor::Amd, 25, 0x61)));
+  EXPECT_FALSE(model.matches(id(cpu::Vendor::Amd, 25, 0x60)));
+  EXPECT_FALSE(model.matches(id(cpu::Vendor::Other, 0x1A, 0)));
+}
+
+TEST(ModelLoader, SpellsCpuMatchesAsInTheFile) {
+  EXPECT_EQ(to_string(CpuMatch{cpu::Vendor::Amd, 0x1A}), "AMD 0x1A");
+  EXPECT_EQ(to_string(CpuMatch{cpu::Vendor::Intel, 6, 0x3C, 0x3F}), "Intel 0x6 0x3C-0x3F");
+  EXPECT_EQ(to_string(CpuMatch{cpu::Vendor::Amd, 0x19, 0x61, 0x61}), "AMD 0x19 0x61");
+}
+
+TEST(ModelLoader, KnowsTheRunVariables) {
+  for (const char* name : {"smt_enabled", "ebs_mode", "interval-s", "duration_time", "#smt_on",
+                           "#slots", "this", "parent_over"}) {
+    EXPECT_TRUE(is_run_variable(name)) << name;
+  }
+  for (const char* name : {"This", "cycles", "SLOTS", "smt_on", "interval"}) {
+    EXPECT_FALSE(is_run_variable(name)) << name;
+  }
+}
+
+TEST(ModelLoader, ReportsAMissingFileByName) {
+  const TempTree tree;
+  const std::filesystem::path missing = tree.root() / "absent.model";
+  try {
+    load_model(missing);
+    FAIL() << "no error for a missing file";
+  } catch (const ParseError&) {
+    FAIL() << "a missing file is not a parse error";
+  } catch (const Error& error) {
+    EXPECT_THAT(error.what(), HasSubstr(missing.string()));
+    EXPECT_THAT(error.what(), HasSubstr("cannot open"));
+  }
+}
+
+TEST(ModelLoader, ReportsAFolderGivenAsFile) {
+  const TempTree tree;
+  EXPECT_THROW(
+      {
+        try {
+          load_model(tree.root());
+        } catch (const Error& error) {
+          EXPECT_THAT(error.what(), HasSubstr("is a directory"));
+          throw;
+        }
+      },
+      Error);
+}
+
+TEST(ModelLoader, LoadsEveryModelFileOfAFolderByFileName) {
+  const TempTree tree;
+  std::string second = kToyModel;
+  second.replace(second.find("name = toy"), 10, "name = abc");
+  tree.write("b.model", kToyModel);
+  tree.write("a.model", second);
+  tree.write("notes.txt", "not a model");
+  const std::vector<Model> models = load_all(tree.root());
+  ASSERT_EQ(models.size(), 2u);
+  EXPECT_EQ(models[0].name, "abc");
+  EXPECT_EQ(models[1].name, "toy");
+}
+
+TEST(ModelLoader, RejectsTwoFilesForOneModelName) {
+  const TempTree tree;
+  tree.write("a.model", kToyModel);
+  tree.write("b.model", kToyModel);
+  try {
+    load_all(tree.root());
+    FAIL() << "no error for a duplicate model name";
+  } catch (const Error& error) {
+    EXPECT_THAT(error.what(), HasSubstr("both define the model 'toy'"));
+  }
+}
+
+TEST(ModelLoader, RejectsAMissingFolder) {
+  const TempTree tree;
+  const std::filesystem::path dir = tree.root() / "nowhere";
+  try {
+    load_all(dir);
+    FAIL() << "no error for a missing folder";
+  } catch (const Error& error) {
+    EXPECT_THAT(error.what(), HasSubstr(dir.string()));
+    EXPECT_THAT(error.what(), HasSubstr("TOPDOWN_MODELS"));
+  }
+}
+
+// Restores an environment variable when the test ends.
+class ScopedEnv {
+ public:
+  explicit ScopedEnv(const char* name) : name_(name) {
+    if (const char* value = std::getenv(name)) saved_ = value;
+  }
+  ~ScopedEnv() {
+    if (saved_) {
+      setenv(name_, saved_->c_str(), 1);
+    } else {
+      unsetenv(name_);
+    }
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> saved_;
+};
+
+TEST(ModelLoader, DefaultModelDirPrefersTheEnvironment) {
+  const ScopedEnv restore("TOPDOWN_MODELS");
+  setenv("TOPDOWN_MODELS", "/some/where/models", 1);
+  EXPECT_EQ(default_model_dir(), "/some/where/models");
+  // The test binary is not installed, so the source tree's folder is next.
+  unsetenv("TOPDOWN_MODELS");
+  EXPECT_EQ(std::filesystem::weakly_canonical(default_model_dir()),
+            std::filesystem::weakly_canonical(kShippedModels));
+  setenv("TOPDOWN_MODELS", "", 1);
+  EXPECT_EQ(std::filesystem::weakly_canonical(default_model_dir()),
+            std::filesystem::weakly_canonical(kShippedModels));
+}
+
+cpu::CpuId amd(unsigned family, unsigned model_number) {
+  cpu::CpuId id;
+  id.vendor = cpu::Vendor::Amd;
+  id.vendor_string = "AuthenticAMD";
+  id.family = family;
+  id.model = model_number;
+  return id;
+}
+
+TEST(SelectModel, PicksByCpuId) {
+  EXPECT_EQ(select_model(kShippedModels, amd(0x1A, 0x44)).name, "zen5");
+  EXPECT_EQ(select_model(kShippedModels, amd(0x19, 0x11)).name, "zen4");
+  EXPECT_EQ(select_model(kShippedModels, amd(0x19, 0x61)).name, "zen4");
+}
+
+TEST(SelectModel, ExplainsAnUnsupportedCpu) {
+  // Family 0x19 model 1 is Zen 3 (this build machine), which has no model.
+  try {
+    select_model(kShippedModels, amd(0x19, 0x01));
+    FAIL() << "Zen 3 matched a model";
+  } catch (const Error& error) {
+    const std::string message = error.what();
+    EXPECT_THAT(message, HasSubstr("no model for this CPU (AuthenticAMD family 0x19 model 0x1)"));
+    EXPECT_THAT(message, HasSubstr("zen4 (AMD Zen 4 (family 0x19): AMD 0x19 0x10-0x1F"));
+    EXPECT_THAT(message, HasSubstr("zen5 (AMD Zen 5 (family 0x1A): AMD 0x1A)"));
+    EXPECT_THAT(message, HasSubstr("use --cpu NAME"));
+  }
+}
+
+TEST(SelectModel, NameOverridesTheCpuId) {
+  EXPECT_EQ(select_model(kShippedModels, amd(0x19, 0x01), "ZEN5").name, "zen5");
+  EXPECT_EQ(select_model(kShippedModels, amd(0x1A, 0x01), "zen4").name, "zen4");
+  EXPECT_EQ(select_model(kShippedModels, amd(0x19, 0x01), "amd zen 4").name, "zen4");
+}
+
+TEST(SelectModel, RejectsAmbiguousAndUnknownNames) {
+  try {
+    select_model(kShippedModels, amd(0x1A, 0), "AMD Zen");
+    FAIL() << "an ambiguous --cpu was accepted";
+  } catch (const Error& error) {
+    EXPECT_THAT(error.what(), HasSubstr("fits several models (zen4, zen5)"));
+  }
+  try {
+    select_model(kShippedModels, amd(0x1A, 0), "skylake");
+    FAIL() << "an unknown --cpu was accepted";
+  } catch (const Error& error) {
+    EXPECT_THAT(error.what(), HasSubstr("--cpu skylake names no model; supported: zen4"));
+    EXPECT_THAT(error.what(), HasSubstr("use --cpu NAME"));
+  }
+}
+
+TEST(SelectModel, RejectsAFolderWithoutModels) {
+  const TempTree tree;
+  try {
+    select_model(tree.root(), amd(0x1A, 0));
+    FAIL() << "an empty folder gave a model";
+  } catch (const Error& error) {
+    EXPECT_THAT(error.what(), HasSubstr("no *.model files in " + tree.root().string()));
+  }
+}
+
+}  // namespace
+}  // namespace topdown::model

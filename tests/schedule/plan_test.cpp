@@ -1,0 +1,89 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include "schedule/plan.h"
+#include "support/tiny_model.h"
+
+namespace topdown::schedule {
+namespace {
+
+events::Resolver tiny_resolver() {
+  std::string path = ::testing::TempDir() + "/tiny.events";
+  std::ofstream(path) << "cycles = cpu/event=0x76/\n"
+                         "busy_slots = cpu/event=0x1a0,umask=0x1e/\n"
+                         "idle_slots = cpu/event=0x1a0,umask=0x1/\n"
+                         "hyper_slots = cpu/event=0x1a0,umask=0x60/\n"
+                         "mem_stalls = cpu/event=0xd6,umask=0xa2/\n"
+                         "all_stalls = cpu/event=0xd6,umask=0x2/\n"
+                         "instructions = cpu/event=0xc0/\n";
+  events::ResolverConfig config;
+  config.tables = {path};
+  config.pfm_pmu = "-";
+  config.cpu.id.vendor = cpu::Vendor::Amd;
+  return events::Resolver(config);
+}
+
+std::vector<std::string> names(const Plan& plan) {
+  std::vector<std::string> all;
+  for (const auto& group : plan.groups) {
+    for (const auto& event : group.events) all.push_back(event.name);
+  }
+  std::sort(all.begin(), all.end());
+  return all;
+}
+
+TEST(MakePlan, CountsWhatLevelOneNeedsInOneGroup) {
+  auto model = testing::tiny_model();
+  Selection selection;
+  selection.info = false;
+  Plan plan = make_plan(model, {}, selection, tiny_resolver(), {4, 0});
+  EXPECT_EQ(plan.nodes, (std::vector<std::string>{"Busy", "Idle", "Hyper"}));
+  EXPECT_EQ(names(plan), (std::vector<std::string>{"busy_slots", "cycles", "idle_slots"}));
+  EXPECT_TRUE(plan.identities.empty());  // it fits: measure directly
+  EXPECT_FALSE(plan.multiplexed());
+}
+
+TEST(MakePlan, UsesAnIdentityWhenItSavesAGroup) {
+  auto model = testing::tiny_model();
+  Selection selection;
+  selection.info = false;
+  Plan plan = make_plan(model, {}, selection, tiny_resolver(), {2, 0});
+  EXPECT_EQ(plan.identities, (model::IdentityChoice{"Idle"}));
+  EXPECT_EQ(names(plan), (std::vector<std::string>{"busy_slots", "cycles"}));
+  EXPECT_EQ(plan.groups.size(), 1u);
+}
+
+TEST(MakePlan, SmtOnlyTermsNeedEventsOnlyWithSmt) {
+  auto model = testing::tiny_model();
+  Selection selection;
+  selection.info = false;
+  model::RunVariables smt;
+  smt.smt_enabled = true;
+  Plan plan = make_plan(model, smt, selection, tiny_resolver(), {4, 0});
+  EXPECT_EQ(names(plan), (std::vector<std::string>{"busy_slots", "cycles", "hyper_slots", "idle_slots"}));
+}
+
+TEST(MakePlan, DeeperLevelsAndInfoAndExtraEventsRotateWhenTheyDoNotFit) {
+  auto model = testing::tiny_model();
+  Selection selection;
+  selection.max_level = 2;
+  selection.extra_events = {"instructions"};
+  Plan plan = make_plan(model, {}, selection, tiny_resolver(), {3, 0});
+  EXPECT_EQ(plan.nodes.back(), "IPC");
+  EXPECT_EQ(names(plan), (std::vector<std::string>{"all_stalls", "busy_slots", "cycles", "instructions", "mem_stalls"}));
+  EXPECT_TRUE(plan.multiplexed());
+  for (const auto& group : plan.groups) EXPECT_LE(group.general_counters_used(plan.budget), 3);
+  EXPECT_NE(describe(plan).find("groups rotate"), std::string::npos);
+}
+
+TEST(MakePlan, RejectsALevelOutOfRange) {
+  auto model = testing::tiny_model();
+  Selection selection;
+  selection.max_level = 7;
+  EXPECT_THROW(make_plan(model, {}, selection, tiny_resolver(), {4, 0}), Error);
+}
+
+}  // namespace
+}  // namespace topdown::schedule

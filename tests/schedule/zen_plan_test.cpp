@@ -1,0 +1,59 @@
+#include <gtest/gtest.h>
+
+#include "schedule/plan.h"
+
+namespace topdown::schedule {
+namespace {
+
+struct Zen {
+  model::Model model;
+  events::Resolver resolver;
+};
+
+Zen load(const std::string& name) {
+  auto dir = std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models";
+  model::Model m = model::load_model(dir / (name + ".model"));
+  events::ResolverConfig config;
+  config.cpu.id.vendor = cpu::Vendor::Amd;
+  config.tables = {dir / "events" / (m.event_table + ".events")};
+  config.pfm_pmu = "-";
+  return {std::move(m), events::Resolver(config)};
+}
+
+// Our machines: 6 counters reported, 5 count.
+constexpr CounterBudget kZen5Vm{5, 0};
+
+TEST(ZenPlan, LevelOneFitsOneGroupOfFiveWithoutSmt) {
+  Zen zen = load("zen5");
+  Selection selection;
+  selection.info = false;
+  Plan plan = make_plan(zen.model, {}, selection, zen.resolver, kZen5Vm);
+  ASSERT_EQ(plan.groups.size(), 1u);
+  EXPECT_LE(plan.groups[0].events.size(), 5u);
+}
+
+TEST(ZenPlan, LevelOneFitsOneGroupOfFiveWithSmtThroughTheIdentity) {
+  Zen zen = load("zen5");
+  Selection selection;
+  selection.info = false;
+  model::RunVariables smt;
+  smt.smt_enabled = true;
+  Plan plan = make_plan(zen.model, smt, selection, zen.resolver, kZen5Vm);
+  ASSERT_EQ(plan.groups.size(), 1u);
+  EXPECT_EQ(plan.groups[0].events.size(), 5u);
+  EXPECT_EQ(plan.identities.count("Backend_Bound"), 1u);
+}
+
+TEST(ZenPlan, LevelTwoNeverExceedsTheCountersThatCount) {
+  for (const char* name : {"zen4", "zen5"}) {
+    Zen zen = load(name);
+    Selection selection;
+    selection.max_level = 2;
+    Plan plan = make_plan(zen.model, {}, selection, zen.resolver, kZen5Vm);
+    EXPECT_GE(plan.groups.size(), 2u) << name;
+    for (const auto& group : plan.groups) EXPECT_LE(group.events.size(), 5u) << name;
+  }
+}
+
+}  // namespace
+}  // namespace topdown::schedule
