@@ -21,6 +21,7 @@ struct StatOptions {
   std::optional<int> counters;
   std::vector<std::string> extra_events;  // -e
   bool print_groups = false;
+  bool all_info = false;
   bool include_kernel = false;
   std::vector<std::string> command;
 };

@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> event_lists;
   stat_command->add_option("-e,--events", event_lists, "Extra events to count and print (comma-separated)");
   stat_command->add_flag("--print-groups", stat.print_groups, "Print the counter groups and exit");
+  stat_command->add_flag("--info", stat.all_info, "All Info metrics, even if their events need more groups");
   stat_command->add_flag("--kernel", stat.include_kernel, "Also count in the kernel (needs perf_event_paranoid <= 1)");
   stat_command->prefix_command();
 
@@ -53,8 +54,18 @@ int main(int argc, char** argv) {
   describe_command->add_option("node", describe_node, "Node name (TMA or vendor name)")->required();
   describe_command->add_option("--cpu", describe_cpu, "Model to use (default: this CPU's)");
 
+  // Everything after "--" is the workload, untouched by option parsing.
+  int own_argc = argc;
+  std::vector<std::string> workload;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--") {
+      own_argc = i;
+      workload.assign(argv + i + 1, argv + argc);
+      break;
+    }
+  }
   try {
-    app.parse(argc, argv);
+    app.parse(own_argc, argv);
   } catch (const CLI::ParseError& error) {
     int code = app.exit(error);
     return code == 0 ? 0 : kTopdownFailed;
@@ -66,7 +77,7 @@ int main(int argc, char** argv) {
         for (auto& event : split_event_list(list)) stat.extra_events.push_back(event);
       }
       stat.command = stat_command->remaining();
-      if (!stat.command.empty() && stat.command.front() == "--") stat.command.erase(stat.command.begin());
+      stat.command.insert(stat.command.end(), workload.begin(), workload.end());
       return run_stat(stat);
     }
     if (*info_command) return run_info();

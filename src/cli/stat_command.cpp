@@ -30,6 +30,7 @@ int run_stat(const StatOptions& options) {
   schedule::Selection selection;
   selection.max_level = options.report.level;
   selection.extra_events = options.extra_events;
+  selection.all_info = options.all_info;
   schedule::Plan plan = schedule::make_plan(context.model, vars, selection, context.resolver,
                                             counter_budget(context.cpu, options.counters));
   if (options.print_groups) {

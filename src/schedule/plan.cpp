@@ -20,12 +20,12 @@ struct Packing {
 
 class Packer {
  public:
-  Packer(const model::Model& model, const model::RunVariables& vars, const std::vector<std::string>& nodes,
-         const Selection& selection, const events::Resolver& resolver, const CounterBudget& budget)
-      : model_(model), vars_(vars), nodes_(nodes), selection_(selection), resolver_(resolver), budget_(budget) {}
+  Packer(const model::Model& model, const model::RunVariables& vars, const Selection& selection,
+         const events::Resolver& resolver, const CounterBudget& budget)
+      : model_(model), vars_(vars), selection_(selection), resolver_(resolver), budget_(budget) {}
 
   // nullopt when the identities make formulas refer to each other in a cycle.
-  std::optional<Packing> pack_with(const model::IdentityChoice& identities) {
+  std::optional<Packing> pack_with(const std::vector<std::string>& nodes, const model::IdentityChoice& identities) {
     std::optional<model::Dependencies> deps;
     try {
       deps.emplace(model_, vars_, identities);
@@ -41,11 +41,11 @@ class Packer {
       encodings.push_back(resolve(name));
       together.push_back(cluster);
     };
-    for (size_t i = 0; i < nodes_.size(); ++i) {
-      for (const std::string& event : deps->events_of(nodes_[i])) add(event, static_cast<int>(i));
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      for (const std::string& event : deps->events_of(nodes[i])) add(event, static_cast<int>(i));
     }
     for (size_t i = 0; i < selection_.extra_events.size(); ++i) {
-      add(selection_.extra_events[i], static_cast<int>(nodes_.size() + i));
+      add(selection_.extra_events[i], static_cast<int>(nodes.size() + i));
     }
     return Packing{schedule::pack(encodings, together, budget_)};
   }
@@ -59,7 +59,6 @@ class Packer {
 
   const model::Model& model_;
   const model::RunVariables& vars_;
-  const std::vector<std::string>& nodes_;
   const Selection& selection_;
   const events::Resolver& resolver_;
   const CounterBudget& budget_;
@@ -82,7 +81,7 @@ std::vector<std::string> select_nodes(const model::Model& model, const Selection
   for (const auto& node : model.nodes) {
     if (!node.is_info && node.level <= selection.max_level) nodes.push_back(node.name);
   }
-  if (selection.info) {
+  if (selection.all_info) {
     for (const auto& node : model.nodes) {
       if (node.is_info) nodes.push_back(node.name);
     }
@@ -100,9 +99,9 @@ Plan make_plan(const model::Model& model, const model::RunVariables& vars, const
   plan.extra_events = selection.extra_events;
   plan.budget = budget;
 
-  Packer packer(model, vars, plan.nodes, selection, resolver, budget);
-  Packing best = *packer.pack_with(plan.identities);
-  // Greedy: take the identity that lowers the cost most, until none helps.
+  Packer packer(model, vars, selection, resolver, budget);
+  Packing best = *packer.pack_with(plan.nodes, plan.identities);
+  // Greedy: take the identity that saves the most groups, until none helps.
   for (bool improved = true; improved;) {
     improved = false;
     std::optional<std::pair<std::string, Packing>> choice;
@@ -111,7 +110,7 @@ Plan make_plan(const model::Model& model, const model::RunVariables& vars, const
       if (!node->identity || plan.identities.count(name)) continue;
       model::IdentityChoice trial = plan.identities;
       trial.insert(name);
-      auto packing = packer.pack_with(trial);
+      auto packing = packer.pack_with(plan.nodes, trial);
       const Packing& incumbent = choice ? choice->second : best;
       if (packing && packing->cost() < incumbent.cost()) choice.emplace(name, std::move(*packing));
     }
@@ -119,6 +118,22 @@ Plan make_plan(const model::Model& model, const model::RunVariables& vars, const
       plan.identities.insert(choice->first);
       best = std::move(choice->second);
       improved = true;
+    }
+  }
+  if (!selection.all_info) {
+    // Info metrics ride along only where their events fit the groups the tree
+    // needs anyway: an extra rotating group would cost the tree accuracy.
+    for (const auto& node : model.nodes) {
+      if (!node.is_info) continue;
+      std::vector<std::string> trial = plan.nodes;
+      trial.push_back(node.name);
+      auto packing = packer.pack_with(trial, plan.identities);
+      if (packing && packing->cost() <= best.cost()) {
+        plan.nodes = std::move(trial);
+        best = std::move(*packing);
+      } else {
+        plan.left_out.push_back(node.name);
+      }
     }
   }
   plan.groups = std::move(best.groups);
@@ -144,6 +159,11 @@ std::string describe(const Plan& plan) {
     text += "\n";
   }
   for (const auto& name : plan.identities) text += "  " + name + " is derived from its identity formula\n";
+  if (!plan.left_out.empty()) {
+    text += "  Info metrics left out (they would need another group; --info adds them):";
+    for (const auto& name : plan.left_out) text += " " + name;
+    text += "\n";
+  }
   return text;
 }
 

@@ -18,7 +18,9 @@ struct CounterBudget {
 
 struct Selection {
   int max_level = 1;                    // tree depth to compute, 1..6
-  bool info = true;                     // also compute Info metrics
+  // Every Info metric, even those that need another counter group; by
+  // default only those whose events fit the tree's groups are computed.
+  bool all_info = false;
   std::vector<std::string> extra_events;  // -e: counted and printed as they are
 };
 
@@ -31,6 +33,7 @@ struct Group {
 struct Plan {
   std::vector<std::string> nodes;  // selected node names, tree order, then Info metrics
   model::IdentityChoice identities;  // nodes computed through their identity
+  std::vector<std::string> left_out;  // Info metrics not computed: no room
   std::vector<Group> groups;
   std::vector<std::string> extra_events;
   CounterBudget budget;
@@ -42,14 +45,14 @@ struct Plan {
 
 // Builds the plan: selects the nodes, chooses identities when they let the
 // events fit in fewer groups, and packs events into groups that respect the
-// budget and every event's counter constraints. Events only a Info metric
-// needs are packed last so that tree nodes keep whole groups.
+// budget and every event's counter constraints. Info metrics come after the
+// tree, so that tree nodes keep whole groups.
 // Throws Error for events no group can hold (a constraint no counter meets).
 Plan make_plan(const model::Model& model, const model::RunVariables& vars, const Selection& selection,
                const events::Resolver& resolver, const CounterBudget& budget);
 
-// The nodes make_plan selects: tree nodes up to max_level (in file order),
-// then Info metrics when asked.
+// Tree nodes up to max_level (in file order), then every Info metric when
+// all_info is set.
 std::vector<std::string> select_nodes(const model::Model& model, const Selection& selection);
 
 // Packs already-resolved events, in order, into groups. Events that share a

@@ -36,32 +36,40 @@ std::vector<std::string> names(const Plan& plan) {
 
 TEST(MakePlan, CountsWhatLevelOneNeedsInOneGroup) {
   auto model = testing::tiny_model();
-  Selection selection;
-  selection.info = false;
-  Plan plan = make_plan(model, {}, selection, tiny_resolver(), {4, 0});
-  EXPECT_EQ(plan.nodes, (std::vector<std::string>{"Busy", "Idle", "Hyper"}));
-  EXPECT_EQ(names(plan), (std::vector<std::string>{"busy_slots", "cycles", "idle_slots"}));
+  Plan plan = make_plan(model, {}, Selection{}, tiny_resolver(), {4, 0});
+  // IPC rides along: its one extra event fits the group.
+  EXPECT_EQ(plan.nodes, (std::vector<std::string>{"Busy", "Idle", "Hyper", "IPC"}));
+  EXPECT_EQ(names(plan), (std::vector<std::string>{"busy_slots", "cycles", "idle_slots", "instructions"}));
   EXPECT_TRUE(plan.identities.empty());  // it fits: measure directly
+  EXPECT_TRUE(plan.left_out.empty());
   EXPECT_FALSE(plan.multiplexed());
 }
 
 TEST(MakePlan, UsesAnIdentityWhenItSavesAGroup) {
   auto model = testing::tiny_model();
-  Selection selection;
-  selection.info = false;
-  Plan plan = make_plan(model, {}, selection, tiny_resolver(), {2, 0});
+  Plan plan = make_plan(model, {}, Selection{}, tiny_resolver(), {2, 0});
   EXPECT_EQ(plan.identities, (model::IdentityChoice{"Idle"}));
   EXPECT_EQ(names(plan), (std::vector<std::string>{"busy_slots", "cycles"}));
   EXPECT_EQ(plan.groups.size(), 1u);
+  EXPECT_EQ(plan.left_out, std::vector<std::string>{"IPC"});  // it would need a second group
+  EXPECT_NE(describe(plan).find("Info metrics left out"), std::string::npos);
+}
+
+TEST(MakePlan, AllInfoAddsInfoMetricsEvenAtTheCostOfAGroup) {
+  auto model = testing::tiny_model();
+  Selection selection;
+  selection.all_info = true;
+  Plan plan = make_plan(model, {}, selection, tiny_resolver(), {2, 0});
+  EXPECT_EQ(plan.nodes.back(), "IPC");
+  EXPECT_EQ(plan.groups.size(), 2u);
+  EXPECT_TRUE(plan.multiplexed());
 }
 
 TEST(MakePlan, SmtOnlyTermsNeedEventsOnlyWithSmt) {
   auto model = testing::tiny_model();
-  Selection selection;
-  selection.info = false;
   model::RunVariables smt;
   smt.smt_enabled = true;
-  Plan plan = make_plan(model, smt, selection, tiny_resolver(), {4, 0});
+  Plan plan = make_plan(model, smt, Selection{}, tiny_resolver(), {4, 0});
   EXPECT_EQ(names(plan), (std::vector<std::string>{"busy_slots", "cycles", "hyper_slots", "idle_slots"}));
 }
 
@@ -72,7 +80,10 @@ TEST(MakePlan, DeeperLevelsAndInfoAndExtraEventsRotateWhenTheyDoNotFit) {
   selection.extra_events = {"instructions"};
   Plan plan = make_plan(model, {}, selection, tiny_resolver(), {3, 0});
   EXPECT_EQ(plan.nodes.back(), "IPC");
-  EXPECT_EQ(names(plan), (std::vector<std::string>{"all_stalls", "busy_slots", "cycles", "instructions", "mem_stalls"}));
+  // An identity for Idle would not save a group, so Idle is measured.
+  EXPECT_TRUE(plan.identities.empty());
+  EXPECT_EQ(names(plan), (std::vector<std::string>{"all_stalls", "busy_slots", "cycles", "idle_slots", "instructions",
+                                                   "mem_stalls"}));
   EXPECT_TRUE(plan.multiplexed());
   for (const auto& group : plan.groups) EXPECT_LE(group.general_counters_used(plan.budget), 3);
   EXPECT_NE(describe(plan).find("groups rotate"), std::string::npos);

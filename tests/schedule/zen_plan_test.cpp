@@ -25,20 +25,16 @@ constexpr CounterBudget kZen5Vm{5, 0};
 
 TEST(ZenPlan, LevelOneFitsOneGroupOfFiveWithoutSmt) {
   Zen zen = load("zen5");
-  Selection selection;
-  selection.info = false;
-  Plan plan = make_plan(zen.model, {}, selection, zen.resolver, kZen5Vm);
+  Plan plan = make_plan(zen.model, {}, Selection{}, zen.resolver, kZen5Vm);
   ASSERT_EQ(plan.groups.size(), 1u);
   EXPECT_LE(plan.groups[0].events.size(), 5u);
 }
 
 TEST(ZenPlan, LevelOneFitsOneGroupOfFiveWithSmtThroughTheIdentity) {
   Zen zen = load("zen5");
-  Selection selection;
-  selection.info = false;
   model::RunVariables smt;
   smt.smt_enabled = true;
-  Plan plan = make_plan(zen.model, smt, selection, zen.resolver, kZen5Vm);
+  Plan plan = make_plan(zen.model, smt, Selection{}, zen.resolver, kZen5Vm);
   ASSERT_EQ(plan.groups.size(), 1u);
   EXPECT_EQ(plan.groups[0].events.size(), 5u);
   EXPECT_EQ(plan.identities.count("Backend_Bound"), 1u);
