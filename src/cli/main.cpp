@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "collect/collect.h"
 #include "common/error.h"
 
 namespace {
@@ -83,6 +84,9 @@ int main(int argc, char** argv) {
     if (*info_command) return run_info();
     if (*list_command) return run_list(list_cpu);
     if (*describe_command) return run_describe(describe_node, describe_cpu);
+  } catch (const topdown::collect::CommandNotStarted& error) {
+    std::fprintf(stderr, "topdown: %s\n", error.what());
+    return error.exit_status();
   } catch (const topdown::Error& error) {
     std::fprintf(stderr, "topdown: %s\n", error.what());
     return kTopdownFailed;

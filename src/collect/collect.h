@@ -3,11 +3,13 @@
 // topdown starts itself, from its exec to its exit.
 #include <linux/perf_event.h>
 
+#include <cerrno>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "common/error.h"
 #include "counts/counts.h"
 #include "events/event.h"
 
@@ -29,6 +31,17 @@ struct WorkloadResult {
   int exit_code = 0;          // the workload's exit status, or 128+signal when killed
   std::optional<int> signal;  // the signal that killed it
   double elapsed_s = 0;       // wall time from exec to exit
+};
+
+// The command could not be started. Its exit_status() follows env(1) and
+// timeout(1): 127 when it was not found, 126 when it could not be executed.
+class CommandNotStarted : public Error {
+ public:
+  CommandNotStarted(const std::string& what, int err) : Error(what), errno_(err) {}
+  int exit_status() const { return errno_ == ENOENT ? 127 : 126; }
+
+ private:
+  int errno_;
 };
 
 // Forks, opens every group on the child (pid = child, cpu = -1) while it

@@ -234,7 +234,8 @@ WorkloadResult run_workload(const std::vector<std::string>& argv, const std::vec
     const auto start = std::chrono::steady_clock::now();
     release.write_end.reset();
     if (const int err = exec_errno(exec_error.read_end)) {
-      throw Error(fmt::format("cannot run '{}': {}; check the command name and PATH", command, std::strerror(err)));
+      throw CommandNotStarted(
+          fmt::format("cannot run '{}': {}; check the command name and PATH", command, std::strerror(err)), err);
     }
     child.wait_for_exit();
     result.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

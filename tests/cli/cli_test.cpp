@@ -72,6 +72,15 @@ TEST(Cli, WithoutAPmuStatSaysWhyAndFails) {
   EXPECT_NE(r.err.find("no hardware PMU"), std::string::npos) << r.err;
 }
 
+TEST(Cli, WorkloadExitStatusAndStartFailures) {
+  SKIP_WITHOUT_PMU();
+  EXPECT_EQ(run_command(kTopdown + " stat -- sh -c 'exit 7'").exit_code, 7);
+  auto missing = run_command(kTopdown + " stat -- topdown-no-such-command");
+  EXPECT_EQ(missing.exit_code, 127);
+  EXPECT_NE(missing.err.find("topdown: cannot run 'topdown-no-such-command'"), std::string::npos) << missing.err;
+  EXPECT_EQ(run_command(kTopdown + " stat -- /").exit_code, 126);
+}
+
 TEST(Cli, UnwritableOutputLeavesNoFile) {
   std::string dir = ::testing::TempDir() + "/td_readonly";
   std::filesystem::create_directories(dir);

@@ -85,6 +85,22 @@ TEST(RunWorkload, NonExecutableFileIsAnError) {
   expect_no_children();
 }
 
+TEST(RunWorkload, StartFailuresCarryTheShellsExitStatus) {
+  try {
+    run_workload({"topdown-no-such-command"}, {});
+    FAIL() << "expected CommandNotStarted";
+  } catch (const CommandNotStarted& error) {
+    EXPECT_EQ(error.exit_status(), 127);
+  }
+  try {
+    run_workload({"/"}, {});  // a directory: found, not executable
+    FAIL() << "expected CommandNotStarted";
+  } catch (const CommandNotStarted& error) {
+    EXPECT_EQ(error.exit_status(), 126);
+  }
+  expect_no_children();
+}
+
 TEST(RunWorkload, EmptyCommandIsAnError) {
   EXPECT_EQ(error_of({}), "no workload to run: give the command after '--'");
   EXPECT_EQ(error_of({""}), "no workload to run: give the command after '--'");
