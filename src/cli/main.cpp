@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "cli/event_list.h"
 #include "cli/output.h"
 #include "collect/collect.h"
 #include "common/error.h"

@@ -2,7 +2,6 @@
 // Where a report goes: stderr (so the workload's own output stays clean) or a
 // file that appears whole or not at all.
 #include <string>
-#include <vector>
 
 namespace topdown::cli {
 
@@ -15,8 +14,5 @@ void emit(const std::string& path, const std::string& text);
 
 // True when colour escapes may be used on stderr.
 bool stderr_wants_color();
-
-// Splits an -e list at commas that are not inside a pmu/.../ term list.
-std::vector<std::string> split_event_list(const std::string& list);
 
 }  // namespace topdown::cli

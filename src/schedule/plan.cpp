@@ -96,7 +96,6 @@ Plan make_plan(const model::Model& model, const model::RunVariables& vars, const
   }
   Plan plan;
   plan.nodes = select_nodes(model, selection);
-  plan.extra_events = selection.extra_events;
   plan.budget = budget;
 
   Packer packer(model, vars, selection, resolver, budget);

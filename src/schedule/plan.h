@@ -35,7 +35,6 @@ struct Plan {
   model::IdentityChoice identities;  // nodes computed through their identity
   std::vector<std::string> left_out;  // Info metrics not computed: no room
   std::vector<Group> groups;
-  std::vector<std::string> extra_events;
   CounterBudget budget;
 
   // True when the groups cannot all be counted at once and will rotate.

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include "collect/collect.h"
+
 namespace topdown::testing {
 
 struct CommandResult {
@@ -36,7 +38,7 @@ inline CommandResult run_command(const std::string& command) {
   return result;
 }
 
-inline bool has_pmu() { return std::ifstream("/sys/bus/event_source/devices/cpu/type").good(); }
+inline bool has_pmu() { return collect::pmu_available(); }
 
 #define SKIP_WITHOUT_PMU()                                                                                     \
   if (!::topdown::testing::has_pmu())                                                                          \
