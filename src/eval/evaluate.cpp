@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include <fmt/format.h>
 
@@ -60,7 +59,6 @@ Evaluation evaluate(const model::Model& model, const std::vector<std::string>& n
     result.counted_share = std::min(result.counted_share, count.running_share());
   }
 
-  std::map<std::string, bool, std::less<>> over;  // threshold results so far, for parent_over
   double level1_sum = 0;
   bool level1_complete = true;
   for (const std::string& name : nodes) {
@@ -77,11 +75,7 @@ Evaluation evaluate(const model::Model& model, const std::vector<std::string>& n
     r.multiplexed = r.counted_share < 1.0;
     r.unreliable = r.counted_share < options.min_counted_share;
     r.out_of_range = r.value && is_fraction_domain(*node) && (*r.value < 0 || *r.value > 1);
-    if (const expr::Expression* threshold = deps.threshold(node->name)) {
-      bool parent_over = !node->parent.empty() && over[node->parent];
-      r.over_threshold = r.value && scope.threshold_holds(*threshold, *r.value, parent_over);
-    }
-    over[node->name] = r.over_threshold;
+    r.over_threshold = scope.is_over(node->name);
     if (node->level == 1) {
       if (r.value) level1_sum += *r.value;
       else level1_complete = false;

@@ -3,7 +3,7 @@
 namespace topdown::eval {
 namespace {
 
-// Binds the two names only a threshold may use, then defers to the sample.
+// Binds the names only a threshold may use, then defers to the sample.
 class ThresholdScope final : public expr::Scope {
  public:
   ThresholdScope(const SampleScope& base, double self, bool parent_over)
@@ -11,6 +11,7 @@ class ThresholdScope final : public expr::Scope {
   expr::Value lookup(std::string_view name) const override {
     if (name == "this") return self_;
     if (name == "parent_over") return parent_over_ ? 1.0 : 0.0;
+    if (const auto target = model::over_target(name)) return base_.is_over(*target) ? 1.0 : 0.0;
     return base_.lookup(name);
   }
 
@@ -41,6 +42,8 @@ expr::Value SampleScope::lookup(std::string_view name) const {
         return width == deps_.model().constants.end() ? std::nullopt : expr::Value{width->second};
       }
       throw Error("'" + std::string(name) + "' may only be used in a threshold");
+    case Kind::Verdict:
+      throw Error("'" + std::string(name) + "' may only be used in a threshold");
     case Kind::Event:
       if (const counts::Count* count = sample_.find(name)) return count->scaled();
       return std::nullopt;
@@ -57,9 +60,18 @@ expr::Value SampleScope::memoised(std::string_view name, const expr::Expression&
   return value;
 }
 
-bool SampleScope::threshold_holds(const expr::Expression& threshold, double self, bool parent_over) const {
-  expr::Value holds = threshold.evaluate(ThresholdScope(*this, self, parent_over));
-  return holds && *holds != 0;
+bool SampleScope::is_over(std::string_view name) const {
+  if (auto it = verdicts_.find(name); it != verdicts_.end()) return it->second;
+  bool over = false;
+  const expr::Value value = node_value(name);
+  if (const expr::Expression* threshold = deps_.threshold(name); threshold && value) {
+    const model::Node* node = deps_.model().find(name);
+    const bool parent_over = node && !node->parent.empty() && is_over(node->parent);
+    const expr::Value holds = threshold->evaluate(ThresholdScope(*this, *value, parent_over));
+    over = holds && *holds != 0;
+  }
+  verdicts_.emplace(std::string(name), over);
+  return over;
 }
 
 }  // namespace topdown::eval

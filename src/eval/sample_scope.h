@@ -19,8 +19,10 @@ class SampleScope final : public expr::Scope {
   // A node's value (memoised: nodes refer to each other a lot).
   expr::Value node_value(std::string_view name) const;
 
-  // Evaluates a threshold with `this` and `parent_over` bound.
-  bool threshold_holds(const expr::Expression& threshold, double self, bool parent_over) const;
+  // Whether the node is over its threshold (memoised): its threshold with
+  // `this`, `parent_over` and over(NODE) bound. False without a threshold or
+  // a value.
+  bool is_over(std::string_view name) const;
 
  private:
   expr::Value memoised(std::string_view name, const expr::Expression& formula) const;
@@ -29,6 +31,7 @@ class SampleScope final : public expr::Scope {
   const counts::Sample& sample_;
   const model::RunVariables& vars_;
   mutable std::map<std::string, expr::Value, std::less<>> memo_;
+  mutable std::map<std::string, bool, std::less<>> verdicts_;
 };
 
 }  // namespace topdown::eval

@@ -15,7 +15,8 @@
 // Functions: min, max, abs, d_ratio (0 when the divisor is 0), and the
 // spelling "EV(...)"-free forms only; everything else is an identifier.
 // perf's has_event(E) and source_count(E) ask about an event rather than
-// compute, so each call is kept as one identifier, "has_event(E)", for the
+// compute, and a threshold's over(NODE) asks whether another node is over its
+// threshold, so each call is kept as one identifier, "has_event(E)", for the
 // Scope (or fold) to answer. perf's thresholds write "&" and "|" for and/or.
 //
 // Identifiers are opaque names resolved by a Scope at evaluation time:

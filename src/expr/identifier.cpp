@@ -51,7 +51,7 @@ bool is_pmu_name(std::string_view name) {
 
 std::string spell_identifier(std::string_view name) {
   if (name == kIntervalSeconds) return std::string(name);
-  for (const std::string_view query : kEventQueries) {
+  for (const std::string_view query : kNameQueries) {
     const bool is_call =
         name.size() > query.size() + 2 && name.starts_with(query) && name[query.size()] == '(' && name.ends_with(')');
     if (is_call) {

@@ -16,9 +16,11 @@ constexpr bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c
 // The one name that keeps a hyphen without escaping (the TMA spec's wall time).
 inline constexpr std::string_view kIntervalSeconds = "interval-s";
 
-// Functions whose single argument is an event name, not a value: their call
-// is kept as one identifier, "has_event(cycles-t)", for the Scope to answer.
-inline constexpr std::string_view kEventQueries[] = {"has_event", "source_count"};
+// Functions whose single argument is a name, not a value: perf's questions
+// about an event (has_event, source_count) and a threshold's question whether
+// another node is over its threshold (over). Each call is kept as one
+// identifier, "has_event(cycles-t)", for the Scope to answer.
+inline constexpr std::string_view kNameQueries[] = {"has_event", "source_count", "over"};
 
 // Names after which "/terms/" is one perf PMU term: cpu/event=0x3c/.
 bool is_pmu_name(std::string_view name);

@@ -40,7 +40,7 @@ constexpr std::array<BinaryOperator, 3> kProducts = {{
 std::string function_list() {
   std::string list;
   for (const auto& function : kFunctions) list += std::string(function.name) + ", ";
-  for (const auto query : kEventQueries) list += std::string(query) + ", ";
+  for (const auto query : kNameQueries) list += std::string(query) + ", ";
   list.resize(list.size() - 2);
   return list;
 }
@@ -185,9 +185,9 @@ class Parser {
 
   NodePtr parse_call(const Token& function) {
     advance();  // '('
-    const auto query = std::find(std::begin(kEventQueries), std::end(kEventQueries), function.name);
-    if (function.plain && query != std::end(kEventQueries)) {
-      if (current_.kind != TokenKind::Identifier) fail_expected("an event name");
+    const auto query = std::find(std::begin(kNameQueries), std::end(kNameQueries), function.name);
+    if (function.plain && query != std::end(kNameQueries)) {
+      if (current_.kind != TokenKind::Identifier) fail_expected("a name");
       auto name = function.name + '(' + current_.name + ')';
       advance();
       expect(TokenKind::RightParen, "')'");

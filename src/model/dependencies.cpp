@@ -25,7 +25,7 @@ Dependencies::Dependencies(const Model& model, const RunVariables& vars, Identit
   for (const Node& node : model.nodes) {
     std::set<std::string> events;
     std::set<std::string, std::less<>> visiting;
-    collect(node.name, events, visiting);
+    collect(node.name, events, visiting, true);
     events_.emplace(node.name, std::move(events));
   }
 }
@@ -57,11 +57,16 @@ Dependencies::Kind Dependencies::kind_of(std::string_view name) const {
   if (definitions_.count(name)) return Kind::Definition;
   if (formulas_.count(name)) return Kind::Node;
   if (is_run_variable(name)) return Kind::RunVariable;
+  if (const auto target = over_target(name); target && formulas_.count(*target)) return Kind::Verdict;
   return Kind::Event;
 }
 
+// A node's events are those of its value and, when `with_threshold`, of its
+// verdict. A value never depends on a verdict (the loader allows over() only
+// in thresholds) and verdicts do not wait on each other in a circle, so each
+// over(NODE) starts a fresh walk without risk of endless recursion.
 void Dependencies::collect(std::string_view name, std::set<std::string>& events,
-                           std::set<std::string, std::less<>>& visiting) const {
+                           std::set<std::string, std::less<>>& visiting, bool with_threshold) const {
   if (!visiting.emplace(name).second) {
     throw Error("model " + model_->name + ": '" + std::string(name) +
                 "' depends on itself through its formulas; fix the model file " + model_->source.string());
@@ -71,8 +76,13 @@ void Dependencies::collect(std::string_view name, std::set<std::string>& events,
       switch (kind_of(id)) {
         case Kind::Definition:
         case Kind::Node:
-          collect(id, events, visiting);
+          collect(id, events, visiting, false);
           break;
+        case Kind::Verdict: {
+          std::set<std::string, std::less<>> fresh;
+          collect(*over_target(id), events, fresh, true);
+          break;
+        }
         case Kind::Event:
           events.insert(id);
           break;
@@ -86,7 +96,9 @@ void Dependencies::collect(std::string_view name, std::set<std::string>& events,
     visit(*definition_expr);
   } else {
     visit(formula(name));
-    if (const expr::Expression* threshold_expr = threshold(name)) visit(*threshold_expr);
+    if (const expr::Expression* threshold_expr = threshold(name); threshold_expr && with_threshold) {
+      visit(*threshold_expr);
+    }
   }
   visiting.erase(visiting.find(name));
 }

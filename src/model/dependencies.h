@@ -36,16 +36,18 @@ class Dependencies {
   const expr::Expression* threshold(std::string_view node) const;
 
   // Events (identifiers that are not constants, definitions, nodes or run
-  // variables) the node's value and threshold need, transitively.
+  // variables) the node's value and threshold need, transitively (through
+  // over(NODE), the other node's value and threshold).
   const std::set<std::string>& events_of(std::string_view node) const;
 
   // What `name` is, for evaluation.
-  enum class Kind { Constant, Definition, Node, RunVariable, Event };
+  // Verdict is a threshold's over(NODE): whether NODE is over its threshold.
+  enum class Kind { Constant, Definition, Node, RunVariable, Verdict, Event };
   Kind kind_of(std::string_view name) const;
 
  private:
   void collect(std::string_view name, std::set<std::string>& events,
-               std::set<std::string, std::less<>>& visiting) const;
+               std::set<std::string, std::less<>>& visiting, bool with_threshold) const;
 
   const Model* model_;
   IdentityChoice identities_;

@@ -92,4 +92,15 @@ double parse_constant(const Entry& entry) {
   return value;
 }
 
+unsigned parse_count(const Entry& entry) {
+  const std::string text = entry.text();
+  unsigned value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value < 1 || value > 64) {
+    throw ParseError(entry.value_at(), "'" + entry.key + "' is not a counter count: '" + text +
+                                           "'; write a whole number from 1 to 64");
+  }
+  return value;
+}
+
 }  // namespace topdown::model

@@ -23,4 +23,7 @@ CpuMatch parse_cpu(const ListItem& item);
 // A [constants] value: a finite decimal number.
 double parse_constant(const Entry& entry);
 
+// A count such as `counters = 4`: a whole number from 1 to 64.
+unsigned parse_count(const Entry& entry);
+
 }  // namespace topdown::model

@@ -68,6 +68,12 @@ bool is_run_variable(std::string_view name) {
   return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
 }
 
+std::optional<std::string_view> over_target(std::string_view identifier) {
+  constexpr std::string_view kPrefix = "over(";
+  if (!identifier.starts_with(kPrefix) || !identifier.ends_with(')')) return std::nullopt;
+  return identifier.substr(kPrefix.size(), identifier.size() - kPrefix.size() - 1);
+}
+
 const Node* Model::find(std::string_view wanted) const {
   for (const Node& node : nodes) {
     if (node.name == wanted || (!node.vendor_name.empty() && node.vendor_name == wanted)) {

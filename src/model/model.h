@@ -26,7 +26,8 @@ struct Node {
   // when it needs fewer events (e.g. "level 1 sums to 1").
   std::optional<expr::Expression> identity;
   // Boolean expression; `this` is the node's own value, `parent_over` whether
-  // the parent is over its threshold. Nodes without one are never "over".
+  // the parent is over its threshold, `over(NODE)` whether another node is.
+  // Nodes without one are never "over".
   std::optional<expr::Expression> threshold;
   std::string domain;  // Slots, Clocks, Stalls, ... (tree nodes)
   std::string unit;    // for Info metrics: "IPC", "GB/s", ...
@@ -54,15 +55,30 @@ std::string to_string(const CpuMatch& match);
 // thresholds `this` and `parent_over` (docs/model-format.md).
 bool is_run_variable(std::string_view name);
 
+// For the identifier "over(NODE)" of a threshold: NODE; otherwise nullopt.
+std::optional<std::string_view> over_target(std::string_view identifier);
+
+// The counters a CPU of this model has per hardware thread, for plans made
+// for another machine (--cpu); 0 where the model does not say.
+struct ModelCounters {
+  unsigned general = 0;              // with SMT on
+  unsigned general_without_smt = 0;  // with SMT off (Intel lends the sibling's counters)
+  unsigned fixed = 0;
+  unsigned general_for(bool smt_enabled) const {
+    return smt_enabled || general_without_smt == 0 ? general : general_without_smt;
+  }
+};
+
 struct Model {
   std::string name;   // short id used by --cpu: zen4, zen5, hsw, ...
   std::string title;  // "AMD Zen 5 (family 0x1A)"
   std::vector<CpuMatch> cpus;
   std::string event_table;  // our own event table name (models/events/<name>.events)
   std::string pfm_pmu;      // libpfm4 PMU name for this CPU, empty if none
+  ModelCounters counters;
   std::map<std::string, double, std::less<>> constants;
   // Shared definitions (SLOTS, CORE_CLKS, ...) in file order; a definition may
-  // use constants, events, run variables and earlier definitions.
+  // use constants, events, run variables, earlier definitions and nodes.
   std::vector<std::pair<std::string, expr::Expression>> definitions;
   std::vector<Node> nodes;  // tree nodes in depth-first file order, then Info metrics
   std::filesystem::path source;

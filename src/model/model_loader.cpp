@@ -18,7 +18,8 @@ namespace {
 constexpr int kMaxLevel = 6;
 
 using Keys = std::vector<std::string_view>;
-const Keys kModelKeys = {"name", "title", "cpus", "event_table", "pfm_pmu"};
+const Keys kModelKeys = {"name",     "title",          "cpus",          "event_table",
+                         "pfm_pmu",  "counters",       "counters_without_smt", "fixed_counters"};
 const Keys kNodeKeys = {"vendor_name", "parent", "formula", "identity",    "threshold", "domain",
                         "area",        "groups", "sample",  "description", "advice"};
 const Keys kInfoKeys = {"vendor_name", "formula", "unit", "threshold", "groups", "description"};
@@ -100,6 +101,7 @@ struct Draft {
   const Entry* parent = nullptr;
   const Entry* formula = nullptr;
   const Entry* identity = nullptr;
+  const Entry* threshold = nullptr;
   const Entry* vendor_name = nullptr;
 };
 
@@ -126,6 +128,7 @@ class Loader {
     check_definition_references();
     resolve_parents();
     check_reference_cycles();
+    check_threshold_queries();
     for (Definition& definition : definitions_) {
       model_.definitions.emplace_back(definition.entry->key, std::move(definition.formula));
     }
@@ -176,6 +179,8 @@ class Loader {
     model_.title = value_of(section, "title");
     model_.event_table = value_of(section, "event_table");
     model_.pfm_pmu = value_of(section, "pfm_pmu");
+    auto count_of = [&](std::string_view key) { return section.find(key) ? parse_count(*section.find(key)) : 0u; };
+    model_.counters = {count_of("counters"), count_of("counters_without_smt"), count_of("fixed_counters")};
     for (const ListItem& item : split_list(*section.find("cpus"))) {
       model_.cpus.push_back(parse_cpu(item));
     }
@@ -214,6 +219,7 @@ class Loader {
     }
     draft.parent = section.find("parent");
     draft.identity = section.find("identity");
+    draft.threshold = section.find("threshold");
     draft.vendor_name = section.find("vendor_name");
     Node& node = draft.node;
     node.name = section.name;
@@ -275,17 +281,12 @@ class Loader {
     }
   }
 
-  // Definitions are evaluated in file order, before any node.
+  // A definition may use only definitions written above it, so that the file
+  // reads top-down; nodes it uses are checked for cycles with the nodes.
   void check_definition_references() {
     for (std::size_t i = 0; i < definitions_.size(); ++i) {
       const Entry& entry = *definitions_[i].entry;
       for (const std::string& name : definitions_[i].formula.identifiers()) {
-        if (node_index_.count(name)) {
-          throw ParseError(find_reference(entry, name),
-                           "definition '" + entry.key + "' uses the node '" + name +
-                               "'; definitions may use only constants, events, run variables "
-                               "and earlier definitions");
-        }
         const auto other = definition_index_.find(name);
         if (other == definition_index_.end() || other->second < i) continue;
         throw ParseError(find_reference(entry, name),
@@ -342,8 +343,9 @@ class Loader {
     return text;
   }
 
-  // Nodes referring to each other (through formula or identity) must not go
-  // round in a circle, or no evaluation order exists.
+  // Nodes referring to each other (through formula, identity or the
+  // definitions these use) must not go round in a circle, or no evaluation
+  // order exists.
   void check_reference_cycles() {
     enum class Mark { New, Active, Done };
     std::vector<Mark> marks(drafts_.size(), Mark::New);
@@ -351,8 +353,103 @@ class Loader {
     std::function<void(std::size_t)> visit = [&](std::size_t index) {
       marks[index] = Mark::Active;
       path.push_back(index);
-      for (std::size_t next : references(drafts_[index])) {
-        if (marks[next] == Mark::Active) report_cycle(path, next);
+      for (const Reference& next : references(drafts_[index])) {
+        if (marks[next.node] == Mark::Active) report_cycle(path, next.node);
+        if (marks[next.node] == Mark::New) visit(next.node);
+      }
+      path.pop_back();
+      marks[index] = Mark::Done;
+    };
+    for (std::size_t i = 0; i < drafts_.size(); ++i) {
+      if (marks[i] == Mark::New) visit(i);
+    }
+  }
+
+  // A node used by a formula, and the name written there: the node itself
+  // or the definition that leads to it.
+  struct Reference {
+    std::size_t node;
+    std::string written;
+  };
+
+  std::vector<Reference> references(const Draft& draft) const {
+    std::set<std::string> names = draft.node.formula.identifiers();
+    if (draft.node.identity) names.merge(draft.node.identity->identifiers());
+    std::vector<Reference> found;
+    for (const std::string& name : names) {
+      for (std::size_t node : nodes_reached(name)) found.push_back({node, name});
+    }
+    return found;
+  }
+
+  // The nodes `name` stands for: itself if a node, those its definition uses
+  // (through earlier definitions) if a definition.
+  std::set<std::size_t> nodes_reached(const std::string& name) const {
+    if (const auto node = node_index_.find(name); node != node_index_.end()) return {node->second};
+    std::set<std::size_t> nodes;
+    if (const auto definition = definition_index_.find(name); definition != definition_index_.end()) {
+      for (const std::string& used : definitions_[definition->second].formula.identifiers()) {
+        nodes.merge(nodes_reached(used));
+      }
+    }
+    return nodes;
+  }
+
+  [[noreturn]] void report_cycle(const std::vector<std::size_t>& path, std::size_t again) const {
+    const auto start = std::find(path.begin(), path.end(), again);
+    std::vector<std::string> names;
+    for (auto it = start; it != path.end(); ++it) names.push_back(drafts_[*it].node.name);
+    names.push_back(drafts_[again].node.name);
+    const Draft& first = drafts_[again];
+    const std::size_t next = start + 1 == path.end() ? again : *(start + 1);
+    std::string written;
+    for (const Reference& reference : references(first)) {
+      if (reference.node == next) written = reference.written;
+    }
+    const bool in_formula = first.node.formula.identifiers().count(written) > 0;
+    const Entry& entry = in_formula ? *first.formula : *first.identity;
+    throw ParseError(find_reference(entry, written), "cycle among formulas: " + arrows(names) +
+                                                         "; one of them must not use the other");
+  }
+
+  // over(NODE) asks for another node's verdict, which exists only once values
+  // are known: it belongs in thresholds, must name a node with a threshold,
+  // and verdicts must not wait on each other in a circle (parent_over waits
+  // on the parent's verdict too).
+  void check_threshold_queries() const {
+    auto reject_query = [](const Entry* entry, const expr::Expression& formula) {
+      for (const std::string& name : formula.identifiers()) {
+        if (over_target(name)) {
+          throw ParseError(find_reference(*entry, "over"),
+                           "over(...) may only be used in a threshold; it asks whether a node is over its threshold");
+        }
+      }
+    };
+    for (const Definition& definition : definitions_) reject_query(definition.entry, definition.formula);
+    for (const Draft& draft : drafts_) {
+      reject_query(draft.formula, draft.node.formula);
+      if (draft.identity) reject_query(draft.identity, *draft.node.identity);
+      for (const std::size_t target : verdicts_needed(draft)) {
+        if (!drafts_[target].node.threshold) {
+          throw ParseError(find_reference(*draft.threshold, drafts_[target].node.name),
+                           "over(" + drafts_[target].node.name + ") in the threshold of '" + draft.node.name +
+                               "': that node has no threshold, so it is never over; add one or drop the test");
+        }
+      }
+    }
+    enum class Mark { New, Active, Done };
+    std::vector<Mark> marks(drafts_.size(), Mark::New);
+    std::vector<std::string> path;
+    std::function<void(std::size_t)> visit = [&](std::size_t index) {
+      marks[index] = Mark::Active;
+      path.push_back(drafts_[index].node.name);
+      for (const std::size_t next : verdicts_needed(drafts_[index])) {
+        if (marks[next] == Mark::Active) {
+          path.push_back(drafts_[next].node.name);
+          throw ParseError(drafts_[index].threshold->value_at(),
+                           "thresholds wait on each other in a circle: " + arrows(path) +
+                               "; break it by dropping an over(...) or parent_over");
+        }
         if (marks[next] == Mark::New) visit(next);
       }
       path.pop_back();
@@ -363,29 +460,24 @@ class Loader {
     }
   }
 
-  std::vector<std::size_t> references(const Draft& draft) const {
-    std::set<std::string> names = draft.node.formula.identifiers();
-    if (draft.node.identity) names.merge(draft.node.identity->identifiers());
-    std::vector<std::size_t> indices;
-    for (const std::string& name : names) {
-      if (const auto it = node_index_.find(name); it != node_index_.end()) {
-        indices.push_back(it->second);
+  // The nodes whose verdicts the draft's threshold needs: over(NODE) targets,
+  // and the parent when it uses parent_over.
+  std::vector<std::size_t> verdicts_needed(const Draft& draft) const {
+    std::vector<std::size_t> needed;
+    if (!draft.node.threshold) return needed;
+    for (const std::string& name : draft.node.threshold->identifiers()) {
+      if (name == "parent_over" && !draft.node.parent.empty()) needed.push_back(node_index_.at(draft.node.parent));
+      const auto target = over_target(name);
+      if (!target) continue;
+      const auto it = node_index_.find(*target);
+      if (it == node_index_.end()) {
+        throw ParseError(find_reference(*draft.threshold, std::string(*target)),
+                         "over(" + std::string(*target) + ") in the threshold of '" + draft.node.name +
+                             "': no node has that name; write over(NODE) with a node of this model");
       }
+      needed.push_back(it->second);
     }
-    return indices;
-  }
-
-  [[noreturn]] void report_cycle(const std::vector<std::size_t>& path, std::size_t again) const {
-    const auto start = std::find(path.begin(), path.end(), again);
-    std::vector<std::string> names;
-    for (auto it = start; it != path.end(); ++it) names.push_back(drafts_[*it].node.name);
-    names.push_back(drafts_[again].node.name);
-    const Draft& first = drafts_[again];
-    const std::string& next = names[1];
-    const bool in_formula = first.node.formula.identifiers().count(next) > 0;
-    const Entry& entry = in_formula ? *first.formula : *first.identity;
-    throw ParseError(find_reference(entry, next), "cycle among formulas: " + arrows(names) +
-                                                      "; one of them must not use the other");
+    return needed;
   }
 
   // Model::nodes lists the tree depth-first (children in file order), then

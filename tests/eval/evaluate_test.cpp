@@ -57,6 +57,38 @@ TEST(Evaluate, ChildrenOfANodeUnderThresholdAreNotOver) {
   EXPECT_FALSE(e.find("Busy_Memory")->over_threshold);  // 0.1125 > 0.1 but the parent is not over
 }
 
+// Haswell's Retiring is over when > 0.7 or when Heavy_Operations is over;
+// over(NODE) asks for that verdict, even of a node not being reported.
+TEST(Evaluate, ThresholdsMayAskForAnotherNodesVerdict) {
+  auto model = testing::tiny_model();
+  model.nodes[3].threshold = expr::Expression::parse("this > 0.9 or over(Busy_Memory)");  // Idle
+  counts::Sample s = busy_sample();
+  Evaluation e = evaluate(model, {"Idle"}, s, {});
+  EXPECT_TRUE(e.find("Idle")->over_threshold);  // 0.25 < 0.9, but Busy_Memory 0.5625 is over
+  s.events["mem_stalls"] = exact(80);            // Busy_Memory 0.075 < 0.1
+  e = evaluate(model, {"Idle"}, s, {});
+  EXPECT_FALSE(e.find("Idle")->over_threshold);
+}
+
+TEST(Evaluate, VerdictEventsAreNeededByTheAskingNode) {
+  auto model = testing::tiny_model();
+  model.nodes[3].threshold = expr::Expression::parse("this > 0.9 or over(Busy_Memory)");
+  model::Dependencies deps(model, {});
+  EXPECT_EQ(deps.events_of("Idle"), (std::set<std::string>{"idle_slots", "cycles", "busy_slots", "mem_stalls",
+                                                            "all_stalls"}));
+  EXPECT_EQ(deps.events_of("Busy"), (std::set<std::string>{"busy_slots", "cycles"}));
+}
+
+// Haswell's Backend_Bound_Cycles definition uses the Fetch_Latency node.
+TEST(Evaluate, DefinitionsMayUseNodes) {
+  auto model = testing::tiny_model();
+  model.definitions.emplace_back("BUSY_SHARE", expr::Expression::parse("Busy * 2 if Busy > 0.5 else 0"));
+  model.nodes.push_back(testing::make_node("Doubled", "", 0, "BUSY_SHARE"));
+  Evaluation e = evaluate(model, {"Doubled"}, busy_sample(), {});
+  EXPECT_DOUBLE_EQ(*e.find("Doubled")->value, 1.5);
+  EXPECT_EQ(model::Dependencies(model, {}).events_of("Doubled"), (std::set<std::string>{"busy_slots", "cycles"}));
+}
+
 TEST(Evaluate, BottleneckIsTheDeepestOverThresholdOnTheLargestPath) {
   auto model = testing::tiny_model();
   Evaluation e = evaluate(model, kAll, busy_sample(), {});

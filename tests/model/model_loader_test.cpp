@@ -110,6 +110,48 @@ TEST(ModelLoader, ReadsConstantsAndDefinitionsInOrder) {
             (std::set<std::string>{"Pipeline_Width", "cycles"}));
 }
 
+TEST(ModelLoader, ReadsCounterCountsAndDefaultsToUnknown) {
+  const TempTree tree;
+  const Model model = load_model(tree.write("hsw.model", R"([model]
+name = counted
+title = Counted
+cpus = Intel 6 0x3C
+event_table = none
+counters = 4
+counters_without_smt = 8
+fixed_counters = 3
+)"));
+  EXPECT_EQ(model.counters.general, 4u);
+  EXPECT_EQ(model.counters.general_without_smt, 8u);
+  EXPECT_EQ(model.counters.fixed, 3u);
+  EXPECT_EQ(model.counters.general_for(true), 4u);
+  EXPECT_EQ(model.counters.general_for(false), 8u);
+  const Model toy = load_toy();
+  EXPECT_EQ(toy.counters.general, 0u);
+  EXPECT_EQ(toy.counters.general_for(false), 0u);
+}
+
+TEST(ModelLoader, DefinitionsMayUseNodesAndThresholdsOtherVerdicts) {
+  const TempTree tree;
+  const Model model = load_model(tree.write("v.model", R"([model]
+name = v
+title = V
+cpus = AMD 0x1A
+event_table = none
+[define]
+EMPTY = empty_cycles if Latency > 0.1 else 0
+[node Latency]
+formula = stalls / cycles
+threshold = this > 0.1
+[node Retiring]
+formula = (cycles - EMPTY) / cycles
+threshold = this > 0.7 or over(Latency)
+)"));
+  EXPECT_EQ(model.definitions[0].second.identifiers(),
+            (std::set<std::string>{"Latency", "empty_cycles"}));
+  EXPECT_EQ(model.find("Retiring")->threshold->identifiers(), (std::set<std::string>{"over(Latency)", "this"}));
+}
+
 TEST(ModelLoader, ReadsEveryNodeField) {
   const Model model = load_toy();
   const Node* heavy = model.find("Heavy");
@@ -365,7 +407,8 @@ TEST(SelectModel, RejectsAmbiguousAndUnknownNames) {
     select_model(kShippedModels, amd(0x1A, 0), "skylake");
     FAIL() << "an unknown --cpu was accepted";
   } catch (const Error& error) {
-    EXPECT_THAT(error.what(), HasSubstr("--cpu skylake names no model; supported: zen4"));
+    EXPECT_THAT(error.what(), HasSubstr("--cpu skylake names no model; supported: hsw (Intel Haswell"));
+    EXPECT_THAT(error.what(), HasSubstr("; zen4 (AMD Zen 4"));
     EXPECT_THAT(error.what(), HasSubstr("use --cpu NAME"));
   }
 }
