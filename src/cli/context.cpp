@@ -1,24 +1,13 @@
 #include "cli/context.h"
 
+#include "events/model_resolver.h"
+
 namespace topdown::cli {
-namespace {
-
-events::Resolver make_resolver(const cpu::CpuInfo& cpu, const model::Model& model) {
-  events::ResolverConfig config;
-  config.cpu = cpu;
-  if (!model.event_table.empty()) {
-    config.tables.push_back(model::default_model_dir() / "events" / (model.event_table + ".events"));
-  }
-  config.pfm_pmu = model.pfm_pmu.empty() ? "-" : model.pfm_pmu;  // "" would mean the host's libpfm4 PMU
-  return events::Resolver(std::move(config));
-}
-
-}  // namespace
 
 Context make_context(const std::string& cpu_override) {
   cpu::CpuInfo cpu = cpu::detect();
   model::Model model = model::select_model(model::default_model_dir(), cpu.id, cpu_override);
-  events::Resolver resolver = make_resolver(cpu, model);
+  events::Resolver resolver(events::resolver_config(model, cpu));
   return Context{std::move(cpu), std::move(model), std::move(resolver)};
 }
 

@@ -73,7 +73,9 @@ struct Model {
   std::string name;   // short id used by --cpu: zen4, zen5, hsw, ...
   std::string title;  // "AMD Zen 5 (family 0x1A)"
   std::vector<CpuMatch> cpus;
-  std::string event_table;  // our own event table name (models/events/<name>.events)
+  // Our own event tables (models/events/<name>.events), the first that knows
+  // an event wins.
+  std::vector<std::string> event_tables;
   std::string pfm_pmu;      // libpfm4 PMU name for this CPU, empty if none
   ModelCounters counters;
   std::map<std::string, double, std::less<>> constants;

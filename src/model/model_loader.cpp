@@ -177,7 +177,7 @@ class Loader {
           "model name '" + model_.name + "' contains blanks; use one word such as zen5");
     }
     model_.title = value_of(section, "title");
-    model_.event_table = value_of(section, "event_table");
+    for (const ListItem& item : split_list(*section.find("event_table"))) model_.event_tables.push_back(item.text);
     model_.pfm_pmu = value_of(section, "pfm_pmu");
     auto count_of = [&](std::string_view key) { return section.find(key) ? parse_count(*section.find(key)) : 0u; };
     model_.counters = {count_of("counters"), count_of("counters_without_smt"), count_of("fixed_counters")};

@@ -81,7 +81,7 @@ TEST(ModelLoader, ReadsTheModelSection) {
   const Model model = load_toy();
   EXPECT_EQ(model.name, "toy");
   EXPECT_EQ(model.title, "Toy CPU (test)");
-  EXPECT_EQ(model.event_table, "toy_events");
+  EXPECT_EQ(model.event_tables, std::vector<std::string>{"toy_events"});
   EXPECT_EQ(model.pfm_pmu, "toy_pmu");
   EXPECT_EQ(model.source.filename(), "toy.model");
   ASSERT_EQ(model.cpus.size(), 3u);

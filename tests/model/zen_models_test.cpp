@@ -194,7 +194,7 @@ TEST_P(ZenModel, DescribesTheCpu) {
   const Zen& zen = GetParam();
   EXPECT_EQ(model_.name, zen.name);
   EXPECT_EQ(model_.constants.at("Pipeline_Width"), zen.width);
-  EXPECT_EQ(model_.event_table, std::string("amd_") + zen.name);
+  EXPECT_EQ(model_.event_tables, std::vector<std::string>{std::string("amd_") + zen.name});
   ASSERT_FALSE(model_.cpus.empty());
   for (const CpuMatch& match : model_.cpus) {
     EXPECT_EQ(match.vendor, cpu::Vendor::Amd);

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "events/model_resolver.h"
 #include "schedule/plan.h"
 
 namespace topdown::schedule {
@@ -13,11 +14,10 @@ struct Zen {
 Zen load(const std::string& name) {
   auto dir = std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models";
   model::Model m = model::load_model(dir / (name + ".model"));
-  events::ResolverConfig config;
-  config.cpu.id.vendor = cpu::Vendor::Amd;
-  config.tables = {dir / "events" / (m.event_table + ".events")};
-  config.pfm_pmu = "-";
-  return {std::move(m), events::Resolver(config)};
+  cpu::CpuInfo amd;
+  amd.id.vendor = cpu::Vendor::Amd;
+  events::Resolver resolver(events::resolver_config(m, amd));
+  return {std::move(m), std::move(resolver)};
 }
 
 // Our machines: 6 counters reported, 5 count.
