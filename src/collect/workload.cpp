@@ -162,6 +162,10 @@ std::vector<OpenCounter> open_counters(const std::vector<CounterGroup>& groups, 
   for (const CounterGroup& group : groups) {
     int leader = -1;
     for (const events::Encoding& encoding : group.events) {
+      if (encoding.type == events::Encoding::kAbsentPmu) {
+        throw Error("cannot count '" + encoding.name + "': this machine has no PMU '" + encoding.pmu +
+                    "' (the event is for another CPU); choose the model of this CPU or leave out --cpu");
+      }
       perf_event_attr attr = make_attr(encoding, options, leader < 0);
       const long fd = ::syscall(SYS_perf_event_open, &attr, pid, -1, leader, PERF_FLAG_FD_CLOEXEC);
       if (fd < 0) {

@@ -16,8 +16,13 @@ namespace topdown::events {
 
 struct Encoding {
   std::string name;   // as requested, e.g. "UOPS_EXECUTED.CORE:c1"
+  // perf_event_attr.type of a PMU that this machine has not registered: an
+  // event of our tables for another CPU (an uncore PMU, say). It resolves, so
+  // plans and imports work, but it cannot be opened here.
+  static constexpr uint32_t kAbsentPmu = 0xFFFFFFFF;
+
   std::string pmu;    // "cpu", "msr", "uncore_arb", ... ("cpu" when raw)
-  uint32_t type = 4;  // perf_event_attr.type (PERF_TYPE_RAW by default)
+  uint32_t type = 4;  // perf_event_attr.type (PERF_TYPE_RAW by default), or kAbsentPmu
   uint64_t config = 0;
   uint64_t config1 = 0;  // e.g. OFFCORE_RESPONSE MSR value
   uint64_t config2 = 0;

@@ -62,7 +62,7 @@ struct Resolver::Impl {
   Encoding encode_entry(const TableEntry& entry, const std::string& table_name) const {
     Encoding encoding;
     try {
-      encoding = encode_spelled(entry.definition).value();
+      encoding = encode_spelled(entry.definition, /*pmu_may_be_absent=*/true).value();
     } catch (const Error& error) {
       throw ParseError(entry.definition_where, error.what());
     }
@@ -75,7 +75,7 @@ struct Resolver::Impl {
   }
 
   // "rNNN" and "pmu/.../"; nullopt for other names.
-  std::optional<Encoding> encode_spelled(std::string_view name) const {
+  std::optional<Encoding> encode_spelled(std::string_view name, bool pmu_may_be_absent = false) const {
     if (const auto raw = split_raw_spelling(name)) {
       Encoding encoding = core_encoding(name, "raw");
       encoding.config = raw->config;
@@ -84,7 +84,7 @@ struct Resolver::Impl {
       return encoding;
     }
     if (const auto spelling = split_pmu_spelling(name)) {
-      Encoding encoding = pmus.encode(*spelling, name);
+      Encoding encoding = pmus.encode(*spelling, name, pmu_may_be_absent);
       const bool named_event = spelling->terms.size() == 1 && !spelling->terms.front().value &&
                                pmus.named_event(spelling->pmu, spelling->terms.front().name);
       encoding.source = named_event ? "sysfs" : "raw";

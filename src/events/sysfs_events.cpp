@@ -67,13 +67,14 @@ void SysfsPmus::pack_term(const PmuFormat& format, const PmuTerm& term, std::str
   format.set(encoding, term.name, parse_number(*term.value, "term '" + term.name + "'"));
 }
 
-Encoding SysfsPmus::encode(const PmuSpelling& spelling, std::string_view requested) const {
+Encoding SysfsPmus::encode(const PmuSpelling& spelling, std::string_view requested, bool pmu_may_be_absent) const {
   Encoding encoding;
   encoding.name = std::string(requested);
   encoding.pmu = spelling.pmu;
-  encoding.type = type(spelling.pmu);
+  const bool absent = pmu_may_be_absent && spelling.pmu != core_pmu_ && !fs::exists(pmu_dir(spelling.pmu) / "type");
+  encoding.type = absent ? Encoding::kAbsentPmu : type(spelling.pmu);
   encoding.uncore = spelling.pmu != core_pmu_ && fs::exists(pmu_dir(spelling.pmu) / "cpumask");
-  const PmuFormat pmu_format = format(spelling.pmu);
+  const PmuFormat pmu_format = absent ? PmuFormat::builtin_x86_core(vendor_) : format(spelling.pmu);
   for (const PmuTerm& term : spelling.terms) {
     pack_term(pmu_format, term, spelling.pmu, encoding, true);
   }

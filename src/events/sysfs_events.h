@@ -27,8 +27,11 @@ class SysfsPmus {
   std::optional<std::string> named_event(std::string_view pmu, std::string_view name) const;
 
   // Packs a "pmu/term=value,.../" spelling; `requested` becomes the name
-  // unless a name= term gives one. Throws topdown::Error naming a bad term.
-  Encoding encode(const PmuSpelling& spelling, std::string_view requested) const;
+  // unless a name= term gives one. Throws topdown::Error naming a bad term,
+  // or an unregistered PMU unless `pmu_may_be_absent`: then the type is
+  // Encoding::kAbsentPmu and the terms use the x86 core layout, which Intel's
+  // client uncore PMUs share.
+  Encoding encode(const PmuSpelling& spelling, std::string_view requested, bool pmu_may_be_absent = false) const;
 
  private:
   std::filesystem::path pmu_dir(std::string_view pmu) const;

@@ -63,8 +63,8 @@ TEST(PfmCrossCheck, Zen4TableAgreesWithLibpfm) {
 }
 
 // Intel's perfmon list, read at test time (not part of the repository).
-constexpr const char* kHaswellEvents =
-    "/work/shared/reference/intel-perfmon/HSW/events/haswell_core.json";
+const std::string kHaswellEvents =
+    std::string(TOPDOWN_SOURCE_DIR) + "/../shared/reference/intel-perfmon/HSW/events/haswell_core.json";
 
 struct IntelFields {
   uint64_t event = 0, umask = 0, cmask = 0, inv = 0, any = 0, edge = 0, offcore = 0;
