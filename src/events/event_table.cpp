@@ -30,7 +30,7 @@ std::vector<Token> split_words(std::string_view line, size_t from) {
 bool valid_event_name(std::string_view name) {
   if (name.empty()) return false;
   for (char c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-' && c != '/') {
       return false;
     }
   }
@@ -100,7 +100,7 @@ EventTable EventTable::parse(std::string_view text, const std::string& file_name
     }
     if (left.empty() || !valid_event_name(left.front().text)) {
       throw ParseError(at(left.empty() ? 1 : left.front().column),
-                       "event names use letters, digits, '_', '.' and '-' only");
+                       "event names use letters, digits, '_', '.', '-' and '/' only");
     }
     const std::vector<Token> right = split_words(line, equals + 1);
     if (right.empty()) {

@@ -1,7 +1,9 @@
 #pragma once
 // Our own event tables (models/events/<name>.events), one event a line:
 //   name = cpu/event=0x1a0,umask=0x1/  counters=0-3 fixed=1 uncore   # comment
-// The definition is a perf PMU spelling; the attributes are optional.
+// The definition is a perf PMU spelling; the attributes are optional. A name
+// may itself be a PMU spelling (msr/tsc/), so it resolves where this machine
+// has no such PMU.
 #include <cstdint>
 #include <filesystem>
 #include <map>

@@ -12,4 +12,16 @@ ResolverConfig resolver_config(const model::Model& model, const cpu::CpuInfo& cp
   return config;
 }
 
+ResolverConfig offline_resolver_config(const model::Model& model) {
+  cpu::CpuInfo cpu;
+  if (!model.cpus.empty()) {
+    cpu.id.vendor = model.cpus.front().vendor;
+    cpu.id.family = model.cpus.front().family;
+    cpu.id.model = model.cpus.front().model_min;
+  }
+  ResolverConfig config = resolver_config(model, cpu);
+  config.sysfs_devices = "/dev/null/no-pmus";  // below a file: can never exist
+  return config;
+}
+
 }  // namespace topdown::events

@@ -12,4 +12,10 @@ namespace topdown::events {
 // answers for another CPU.
 ResolverConfig resolver_config(const model::Model& model, const cpu::CpuInfo& cpu);
 
+// For a CPU other than this machine's (--cpu, imported counts): the first CPU
+// the model lists, and none of this machine's sysfs PMUs, whose formats and
+// named events say nothing about the other CPU (PMU terms use the x86 core
+// layout of the model's vendor).
+ResolverConfig offline_resolver_config(const model::Model& model);
+
 }  // namespace topdown::events

@@ -29,11 +29,20 @@ bool perf_accepts_name(const std::string& name) {
 // terms: perf knows them for every PMU, so the spelling needs no format and
 // counts exactly the encoding.
 std::string Encoding::perf_spelling() const {
-  std::string text = (pmu.empty() ? std::string("cpu") : pmu) + "/config=" + hex(config);
-  if (config1 != 0) text += ",config1=" + hex(config1);
-  if (config2 != 0) text += ",config2=" + hex(config2);
-  if (perf_accepts_name(name)) text += ",name=" + name;
-  text += '/';
+  std::string text;
+  // A named event of the PMU (msr/tsc/) is spelled as perf knows it, which is
+  // also what perf prints back.
+  const bool named_event = !pmu.empty() && name.starts_with(pmu + "/") && name.ends_with('/') &&
+                           name.find('=') == std::string::npos && name.find(',') == std::string::npos;
+  if (named_event) {
+    text = name;
+  } else {
+    text = (pmu.empty() ? std::string("cpu") : pmu) + "/config=" + hex(config);
+    if (config1 != 0) text += ",config1=" + hex(config1);
+    if (config2 != 0) text += ",config2=" + hex(config2);
+    if (perf_accepts_name(name)) text += ",name=" + name;
+    text += '/';
+  }
   if (exclude_kernel) text += 'u';
   if (exclude_user) text += 'k';
   text.append(static_cast<size_t>(precise > 0 ? precise : 0), 'p');

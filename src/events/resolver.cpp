@@ -127,6 +127,13 @@ struct Resolver::Impl {
   }
 
   Encoding resolve(std::string_view name) const {
+    // A table may name a PMU spelling (msr/tsc/) to resolve it where this
+    // machine lacks the PMU.
+    if (const auto found = table_events.find(lower_case(name)); found != table_events.end()) {
+      Encoding encoding = found->second;
+      encoding.name = std::string(name);
+      return encoding;
+    }
     if (auto spelled = encode_spelled(name)) return std::move(*spelled);
     Modifiers modifiers;
     const std::string_view base = strip_modifiers(name, modifiers);

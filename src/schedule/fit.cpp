@@ -31,7 +31,14 @@ int Group::general_counters_used(const CounterBudget& budget) const {
 
 bool fits(const std::vector<events::Encoding>& group, const CounterBudget& budget) {
   if (group.empty()) return true;
-  if (!is_core_pmu(group.front().pmu)) return true;  // software/msr/uncore PMUs: no core counter limit
+  if (!is_core_pmu(group.front().pmu)) {
+    // Uncore, msr and software PMUs: no shared limit, but the counters an
+    // event names (Haswell's arbiter occupancy only on counter 0) still bind.
+    std::vector<const events::Encoding*> all;
+    for (const auto& event : group) all.push_back(&event);
+    std::vector<bool> taken(64, false);
+    return assign(all, 0, 64, taken);
+  }
   std::vector<bool> fixed_taken(static_cast<size_t>(std::max(budget.fixed, 0)), false);
   std::vector<const events::Encoding*> general;
   for (const auto& event : group) {

@@ -13,8 +13,12 @@ struct Packing {
   std::vector<Group> groups;
   // Core groups rotate when there are more than one; an identity is worth
   // using only when it saves one, since measuring a node beats deriving it.
-  long cost() const {
-    return std::count_if(groups.begin(), groups.end(), [](const Group& g) { return is_core_pmu(g.pmu); });
+  // Other PMUs' groups do not rotate but still cost something: uncore and
+  // msr events count system-wide only, so an Info metric must not bring them
+  // in unasked.
+  std::pair<long, long> cost() const {
+    const long core = std::count_if(groups.begin(), groups.end(), [](const Group& g) { return is_core_pmu(g.pmu); });
+    return {core, static_cast<long>(groups.size()) - core};
   }
 };
 

@@ -145,6 +145,10 @@ TEST_F(Spelling, PerfSpellingFormat) {
   encoding.exclude_user = true;
   encoding.precise = 0;
   EXPECT_EQ(encoding.perf_spelling(), "cpu/config=0x10002b1/k");
+  encoding.name = "msr/tsc/";  // a named event: perf knows it by that name
+  encoding.pmu = "msr";
+  encoding.exclude_user = false;
+  EXPECT_EQ(encoding.perf_spelling(), "msr/tsc/");
 }
 
 TEST_F(Spelling, PerfSpellingRoundTrips) {

@@ -23,6 +23,21 @@ TEST(Fits, CountsGeneralCountersAgainstTheBudget) {
   EXPECT_FALSE(fits(five, {5, 0}));
 }
 
+TEST(Fits, UncoreEventsAreLimitedOnlyByTheirOwnCounters) {
+  auto arb = [](const std::string& name, uint64_t mask) {
+    events::Encoding e = event(name, mask);
+    e.pmu = "uncore_arb";
+    return e;
+  };
+  // Haswell's arbiter: occupancy on counter 0 only, requests on 0-1.
+  EXPECT_TRUE(fits({arb("occupancy", 0b01), arb("requests", 0b11)}, {1, 0}));
+  EXPECT_FALSE(fits({arb("occupancy", 0b01), arb("cycles_with_any", 0b01)}, {8, 0}));
+  EXPECT_FALSE(fits({arb("occupancy", 0b01), arb("requests", 0b11), arb("coherent", 0b11)}, {8, 0}));
+  // Unconstrained events of other PMUs never hit the core budget.
+  std::vector<events::Encoding> many(6, arb("x", ~0ull));
+  EXPECT_TRUE(fits(many, {2, 0}));
+}
+
 TEST(Fits, HonoursCounterMasksWithAMatching) {
   // Counter 0 only, and counters 0-1: fits only as a=0, b=1.
   EXPECT_TRUE(fits({event("a", 0b01), event("b", 0b11)}, {4, 0}));
