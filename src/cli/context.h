@@ -20,8 +20,10 @@ struct Context {
 // Detects the CPU and loads the model for it (or for `cpu_override`).
 Context make_context(const std::string& cpu_override);
 
-// The counters a plan may use: --counters when given, else what the health
-// check found, else what the CPU reports. Fixed counters only on Intel.
-schedule::CounterBudget counter_budget(const cpu::CpuInfo& cpu, std::optional<int> counters_override);
+// The counters a plan may use: --counters when given; for this machine's
+// model what the health check found, else what the CPU reports; for another
+// CPU's model (--cpu) what the model says for its SMT setting. Fixed counters
+// as the model says (Intel's three when it does not).
+schedule::CounterBudget counter_budget(const Context& context, bool smt_enabled, std::optional<int> counters_override);
 
 }  // namespace topdown::cli

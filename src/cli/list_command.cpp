@@ -4,6 +4,8 @@
 #include "cli/output.h"
 #include "model/model.h"
 
+#include <set>
+
 namespace topdown::cli {
 namespace {
 
@@ -19,17 +21,45 @@ std::string join(const std::vector<std::string>& items) {
 
 }  // namespace
 
+std::string threshold_of(const model::Node& node) { return node.threshold ? node.threshold->to_string() : "-"; }
+
+// The definitions `formula` uses, and those they use, each once, in model order.
+std::vector<std::string> definitions_used(const model::Model& model, const expr::Expression& formula) {
+  std::set<std::string> wanted;
+  const std::set<std::string> used_by_formula = formula.identifiers();
+  std::vector<std::string> pending(used_by_formula.begin(), used_by_formula.end());
+  while (!pending.empty()) {
+    const std::string name = pending.back();
+    pending.pop_back();
+    for (const auto& [defined, definition] : model.definitions) {
+      if (defined != name || !wanted.insert(name).second) continue;
+      const std::set<std::string> used_by_definition = definition.identifiers();
+      pending.insert(pending.end(), used_by_definition.begin(), used_by_definition.end());
+    }
+  }
+  std::vector<std::string> lines;
+  for (const auto& [defined, definition] : model.definitions) {
+    if (wanted.count(defined)) lines.push_back(defined + " = " + definition.to_string());
+  }
+  return lines;
+}
+
 int run_list(const std::string& cpu) {
   model::Model model = model_for(cpu);
   std::string out = fmt::format("{} ({})\n\n", model.title, model.name);
+  out += fmt::format("  {:<34} {:>5}  {:<16} {:<8} {:<40} {}\n", "Node", "Level", "Domain", "Area", "Threshold",
+                     "Vendor metric");
   for (const auto& node : model.nodes) {
     if (node.is_info) continue;
-    out += fmt::format("  {:<40} level {}  {}\n", std::string(2 * static_cast<size_t>(node.level - 1), ' ') + node.name,
-                       node.level, node.vendor_name);
+    out += fmt::format("  {:<34} {:>5}  {:<16} {:<8} {:<40} {}\n",
+                       std::string(2 * static_cast<size_t>(node.level - 1), ' ') + node.name, node.level, node.domain,
+                       node.area, threshold_of(node), node.vendor_name);
   }
-  out += "\nInfo metrics\n";
+  out += fmt::format("\n  {:<34} {:<24} {:<24} {}\n", "Info metric", "Unit", "Threshold", "Groups");
   for (const auto& node : model.nodes) {
-    if (node.is_info) out += fmt::format("  {:<40} {}\n", node.name, node.unit);
+    if (node.is_info) {
+      out += fmt::format("  {:<34} {:<24} {:<24} {}\n", node.name, node.unit, threshold_of(node), join(node.groups));
+    }
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;
@@ -45,6 +75,7 @@ int run_describe(const std::string& name, const std::string& cpu) {
   if (!node->is_info) out += fmt::format("  level {}{}\n", node->level, node->parent.empty() ? "" : ", under " + node->parent);
   out += fmt::format("  {}\n", node->description);
   out += fmt::format("  formula:   {}\n", node->formula.to_string());
+  for (const std::string& line : definitions_used(model, node->formula)) out += fmt::format("    where    {}\n", line);
   if (node->identity) out += fmt::format("  identity:  {}\n", node->identity->to_string());
   if (node->threshold) out += fmt::format("  threshold: {}\n", node->threshold->to_string());
   if (!node->domain.empty()) out += fmt::format("  domain:    {}\n", node->domain);

@@ -40,9 +40,22 @@ int main(int argc, char** argv) {
   std::vector<std::string> event_lists;
   stat_command->add_option("-e,--events", event_lists, "Extra events to count and print (comma-separated)");
   stat_command->add_flag("--print-groups", stat.print_groups, "Print the counter groups and exit");
+  stat_command->add_flag("--print-perf", stat.print_perf, "Print the perf stat command that collects the same, and exit");
+  stat_command->add_option("--smt", stat.smt, "Plan for SMT on or off (default: this machine's)")
+      ->check(CLI::IsMember({"on", "off"}));
   stat_command->add_flag("--info", stat.all_info, "All Info metrics, even if their events need more groups");
   stat_command->add_flag("--kernel", stat.include_kernel, "Also count in the kernel (needs perf_event_paranoid <= 1)");
   stat_command->prefix_command();
+
+  ImportOptions imported;
+  auto* import_command = app.add_subcommand("import", "Show the breakdown of counts from a file (perf stat -x)");
+  import_command->add_option("file", imported.file, "perf stat -x output or counts file (README)")->required();
+  add_report_options(*import_command, imported.report);
+  import_command->add_option("--cpu", imported.cpu, "Use the model for this CPU (default: this machine's)");
+  import_command->add_option("--smt", imported.smt, "SMT of the measured machine (default: the file's)")
+      ->check(CLI::IsMember({"on", "off"}));
+  import_command->add_flag("--info", imported.all_info, "All Info metrics, even without their events");
+  import_command->add_flag("--per-interval", imported.per_interval, "One report per perf stat -I interval");
 
   auto* info_command = app.add_subcommand("info", "Show the CPU, its PMU and the model topdown would use");
 
@@ -82,6 +95,7 @@ int main(int argc, char** argv) {
       stat.command.insert(stat.command.end(), workload.begin(), workload.end());
       return run_stat(stat);
     }
+    if (*import_command) return run_import(imported);
     if (*info_command) return run_info();
     if (*list_command) return run_list(list_cpu);
     if (*describe_command) return run_describe(describe_node, describe_cpu);

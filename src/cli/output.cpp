@@ -15,33 +15,65 @@
 
 namespace topdown::cli {
 
-void write_file_atomically(const std::string& path, const std::string& text) {
-  std::filesystem::path target(path);
+ReportSink::ReportSink(std::string path) : path_(std::move(path)) {
+  if (path_.empty()) return;
+  std::filesystem::path target(path_);
   std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
   std::string pattern = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
   std::vector<char> name(pattern.begin(), pattern.end());
   name.push_back('\0');
-  int fd = ::mkstemp(name.data());
-  if (fd < 0) {
-    throw Error("cannot write output file " + path + ": " + std::strerror(errno) +
+  fd_ = ::mkstemp(name.data());
+  if (fd_ < 0) {
+    throw Error("cannot write output file " + path_ + ": " + std::strerror(errno) +
                 "; choose a writable directory with -o");
+  }
+  temporary_ = name.data();
+}
+
+ReportSink::~ReportSink() {
+  if (fd_ < 0) return;
+  ::close(fd_);
+  std::remove(temporary_.c_str());
+}
+
+void ReportSink::write(std::string_view text) {
+  if (path_.empty()) {
+    std::fwrite(text.data(), 1, text.size(), stderr);
+    std::fflush(stderr);
+    return;
   }
   size_t written = 0;
   while (written < text.size()) {
-    ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    ssize_t n = ::write(fd_, text.data() + written, text.size() - written);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
+    if (n <= 0) {
+      throw Error("cannot write output file " + path_ + ": " + std::strerror(errno) + "; nothing was written");
+    }
     written += static_cast<size_t>(n);
   }
-  int saved = errno;
+}
+
+void ReportSink::commit() {
+  if (path_.empty()) return;
   // mkstemp creates 0600; a report is an ordinary file others may read.
-  bool ok = written == text.size() && ::fchmod(fd, 0644) == 0 && ::fsync(fd) == 0;
-  ::close(fd);
-  if (!ok || std::rename(name.data(), path.c_str()) != 0) {
-    if (ok) saved = errno;
-    std::remove(name.data());
-    throw Error("cannot write output file " + path + ": " + std::strerror(saved) + "; nothing was written");
+  bool ok = ::fchmod(fd_, 0644) == 0 && ::fsync(fd_) == 0;
+  int saved = errno;
+  if (::close(fd_) != 0 && ok) {
+    ok = false;
+    saved = errno;
   }
+  fd_ = -1;
+  if (!ok || std::rename(temporary_.c_str(), path_.c_str()) != 0) {
+    if (ok) saved = errno;
+    std::remove(temporary_.c_str());
+    throw Error("cannot write output file " + path_ + ": " + std::strerror(saved) + "; nothing was written");
+  }
+}
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+  ReportSink sink(path);
+  sink.write(text);
+  sink.commit();
 }
 
 void emit(const std::string& path, const std::string& text) {

@@ -2,12 +2,33 @@
 // Where a report goes: stderr (so the workload's own output stays clean) or a
 // file that appears whole or not at all.
 #include <string>
+#include <string_view>
 
 namespace topdown::cli {
 
 // Writes `text` to `path` through a temporary file in the same directory and
 // a rename, so readers never see a partial file. Throws Error naming the path.
 void write_file_atomically(const std::string& path, const std::string& text);
+
+// A report written piece by piece (one per interval): straight to stderr when
+// `path` is empty, else into a temporary file beside `path` that replaces it
+// on commit() and is removed when the sink goes away uncommitted. Throws
+// Error naming the path.
+class ReportSink {
+ public:
+  explicit ReportSink(std::string path);
+  ~ReportSink();
+  ReportSink(const ReportSink&) = delete;
+  ReportSink& operator=(const ReportSink&) = delete;
+
+  void write(std::string_view text);
+  void commit();
+
+ private:
+  std::string path_;
+  std::string temporary_;
+  int fd_ = -1;
+};
 
 // Writes to stderr, or to `path` atomically when not empty.
 void emit(const std::string& path, const std::string& text);

@@ -3,39 +3,42 @@
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/output.h"
+#include "cli/perf_command.h"
+#include "cli/render.h"
 #include "collect/collect.h"
 #include "eval/evaluate.h"
 #include "report/report.h"
 #include "schedule/plan.h"
 
 namespace topdown::cli {
-namespace {
-
-std::string render(const ReportOptions& options, const eval::Evaluation& evaluation, const counts::Sample& sample,
-                   const report::RunInfo& run) {
-  if (options.json) return report::render_json(evaluation, sample, run);
-  if (options.csv) return report::render_csv(evaluation, sample, run);
-  report::TextOptions text;
-  text.verbose = options.verbose;
-  text.color = !options.no_color && options.output.empty() && stderr_wants_color();
-  return report::render_text(evaluation, sample, run, text);
-}
-
-}  // namespace
 
 int run_stat(const StatOptions& options) {
   Context context = make_context(options.cpu);
+  const bool this_machine = context.model.matches(context.cpu.id);
   model::RunVariables vars;
-  vars.smt_enabled = context.cpu.smt_enabled;
+  vars.smt_enabled = options.smt.empty() ? context.cpu.smt_enabled : options.smt == "on";
   schedule::Selection selection;
   selection.max_level = options.report.level;
   selection.extra_events = options.extra_events;
   selection.all_info = options.all_info;
   schedule::Plan plan = schedule::make_plan(context.model, vars, selection, context.resolver,
-                                            counter_budget(context.cpu, options.counters));
+                                            counter_budget(context, vars.smt_enabled, options.counters));
+  const std::string smt_note = "SMT " + std::string(vars.smt_enabled ? "on" : "off");
   if (options.print_groups) {
-    emit(options.report.output, "model " + context.model.name + ": " + schedule::describe(plan));
+    emit(options.report.output, "model " + context.model.name + " (" + smt_note + "): " + schedule::describe(plan));
     return 0;
+  }
+  if (options.print_perf) {
+    const std::string import = "topdown import --cpu " + context.model.name + " --smt " +
+                               (vars.smt_enabled ? "on" : "off") + " -l " + std::to_string(options.report.level) +
+                               (options.all_info ? " --info" : "");
+    emit(options.report.output, perf_stat_commands(plan, options.command, import));
+    return 0;
+  }
+  if (!this_machine && context.model.cpus.front().vendor != context.cpu.id.vendor) {
+    throw Error("--cpu " + options.cpu + " chose a model for " + cpu::vendor_name(context.model.cpus.front().vendor) +
+                " CPUs (" + context.model.title + "), whose events this " + cpu::vendor_name(context.cpu.id.vendor) +
+                " CPU cannot count; use --print-perf or --print-groups with it, or leave out --cpu");
   }
   if (options.command.empty()) throw Error("no command to measure; usage: topdown stat [options] -- CMD [ARGS...]");
 
@@ -60,7 +63,7 @@ int run_stat(const StatOptions& options) {
   run.groups = static_cast<int>(plan.groups.size());
   run.multiplexed = plan.multiplexed();
   run.extra_events = options.extra_events;
-  emit(options.report.output, render(options.report, evaluation, result.sample, run));
+  emit(options.report.output, render_report(options.report, evaluation, result.sample, run));
   return result.exit_code;
 }
 

@@ -22,7 +22,7 @@ TEST(Cli, InfoDescribesTheCpu) {
 TEST(Cli, PrintGroupsShowsAPlanThatFitsTheCounters) {
   auto r = run_command(kTopdown + " stat --cpu zen5 --counters 5 -l1 --print-groups");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("model zen5: 5 events in 1 group on 5 general counters (no multiplexing)"),
+  EXPECT_NE(r.err.find("model zen5 (SMT off): 5 events in 1 group on 5 general counters (no multiplexing)"),
             std::string::npos)
       << r.err;
   auto deeper = run_command(kTopdown + " stat --cpu zen5 --counters 5 -l2 --print-groups");
@@ -65,6 +65,32 @@ TEST(Cli, ListAndDescribeShowTheModel) {
   EXPECT_EQ(unknown.exit_code, 125);
 }
 
+TEST(Cli, ListAndDescribeTheDeepHaswellTree) {
+  auto list = run_command(kTopdown + " list --cpu hsw");
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_NE(list.out.find("  Node                               Level  Domain           Area     Threshold"),
+            std::string::npos)
+      << list.out;
+  EXPECT_NE(list.out.find("\n            Port_7                       6  Core_Clocks      BE/Core  this > 0.6"),
+            std::string::npos)
+      << list.out;
+  EXPECT_NE(list.out.find("\n  Retiring                               1  Slots            RET      this > 0.7 or "
+                          "over(Heavy_Operations)"),
+            std::string::npos);
+  auto describe = run_command(kTopdown + " describe Memory_Bound --cpu hsw");
+  ASSERT_EQ(describe.exit_code, 0) << describe.err;
+  // The definitions the formula uses, and those they use, in model order.
+  EXPECT_NE(describe.out.find("  formula:   Memory_Bound_Fraction * Backend_Bound\n"
+                              "    where    STALLS_MEM_ANY = min(CPU_CLK_UNHALTED.THREAD, "
+                              "CYCLE_ACTIVITY.STALLS_LDM_PENDING)\n"),
+            std::string::npos)
+      << describe.out;
+  EXPECT_NE(describe.out.find("    where    Frontend_RS_Empty_Cycles = RS_EVENTS.EMPTY_CYCLES if Fetch_Latency > 0.1 "
+                              "else 0\n"),
+            std::string::npos);
+  EXPECT_EQ(describe.out.find("where    SLOTS"), std::string::npos);  // not used by this formula
+}
+
 TEST(Cli, WithoutAPmuStatSaysWhyAndFails) {
   if (has_pmu()) GTEST_SKIP() << "this machine has a PMU; the no-PMU path is not reachable here";
   auto r = run_command(kTopdown + " stat --cpu zen5 -- " + kDemo + " alu --iterations 1000");
@@ -102,7 +128,7 @@ TEST(Cli, OutputFileGetsTheWholeReport) {
   auto r = run_command(kTopdown + " stat --cpu zen5 --print-groups -o " + path);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.err.empty());
-  EXPECT_NE(slurp(path).find("model zen5:"), std::string::npos);
+  EXPECT_NE(slurp(path).find("model zen5 (SMT off):"), std::string::npos);
 }
 
 // Live: the dominant nodes of each demo kernel (needs real counters).

@@ -2,6 +2,7 @@
 // Runs a command line through /bin/sh for end-to-end tests and captures its
 // exit status, stdout and stderr.
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -28,8 +29,10 @@ inline std::string slurp(const std::string& path) {
 }
 
 inline CommandResult run_command(const std::string& command) {
-  std::string out = ::testing::TempDir() + "/cmd.out";
-  std::string err = ::testing::TempDir() + "/cmd.err";
+  // ctest runs tests in parallel processes that share TempDir().
+  const std::string stem = ::testing::TempDir() + "/cmd-" + std::to_string(::getpid());
+  std::string out = stem + ".out";
+  std::string err = stem + ".err";
   int status = std::system((command + " >" + out + " 2>" + err + " </dev/null").c_str());
   CommandResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

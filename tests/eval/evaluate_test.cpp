@@ -70,6 +70,19 @@ TEST(Evaluate, ThresholdsMayAskForAnotherNodesVerdict) {
   EXPECT_FALSE(e.find("Idle")->over_threshold);
 }
 
+// Haswell's shape: Retiring asks for its child Heavy_Operations' verdict, and
+// that child's threshold does not use parent_over, so no verdict waits on
+// Retiring's (which would recurse forever).
+TEST(Evaluate, AParentMayAskForAChildsVerdict) {
+  auto model = testing::tiny_model();
+  model.nodes[0].threshold = expr::Expression::parse("this > 0.9 or over(Busy_Memory)");  // Busy 0.75
+  model.nodes[1].threshold = expr::Expression::parse("this > 0.1");                       // Busy_Memory 0.5625
+  Evaluation e = evaluate(model, kAll, busy_sample(), {});
+  EXPECT_TRUE(e.find("Busy")->over_threshold);
+  EXPECT_TRUE(e.find("Busy_Memory")->over_threshold);
+  EXPECT_TRUE(e.find("Busy_Core")->over_threshold);  // 0.1875 > 0.1 and its parent is over
+}
+
 TEST(Evaluate, VerdictEventsAreNeededByTheAskingNode) {
   auto model = testing::tiny_model();
   model.nodes[3].threshold = expr::Expression::parse("this > 0.9 or over(Busy_Memory)");

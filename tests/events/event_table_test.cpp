@@ -55,7 +55,7 @@ TEST(EventTable, ErrorsPointAtFileLineAndColumn) {
                      "t.events:2:1: expected 'name = pmu/terms/ [attributes]'");
   expect_parse_error("two words = r1\n", "t.events:1:1: expected 'name = pmu/terms/ [attributes]'");
   expect_parse_error("bad:name = r1\n",
-                     "t.events:1:1: event names use letters, digits, '_', '.' and '-' only");
+                     "t.events:1:1: event names use letters, digits, '_', '.', '-' and '/' only");
   expect_parse_error("a =   \n", "t.events:1:4: missing definition after '='");
   expect_parse_error("a = cycles\n",
                      "t.events:1:5: definition 'cycles' is not like cpu/event=0x76/ or r76");

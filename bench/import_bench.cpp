@@ -1,0 +1,108 @@
+// Import throughput and memory: generates `perf stat -x, -I -A` files of
+// 1,000 and 10,000 intervals x 8 CPUs x every event a model needs for -l6
+// plus its Info metrics, reads each with the import stage and prints counter
+// rows per second and the peak resident memory after each. The peak must not
+// grow with the number of intervals: the file is streamed.
+// Usage: import_bench [MODEL]  (default: hsw when models/hsw.model exists, else zen5)
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "events/model_resolver.h"
+#include "import/import.h"
+#include "model/dependencies.h"
+#include "model/model.h"
+
+namespace {
+
+using namespace topdown;
+
+constexpr int kCpus = 8;
+
+std::vector<std::string> events_for_all_nodes(const model::Model& model) {
+  model::RunVariables vars;
+  vars.smt_enabled = true;
+  const model::Dependencies deps(model, vars);
+  std::set<std::string> events;
+  for (const auto& node : model.nodes) {  // every level (1-6) and every Info metric
+    const auto& needed = deps.events_of(node.name);
+    events.insert(needed.begin(), needed.end());
+  }
+  return {events.begin(), events.end()};
+}
+
+void write_perf_file(const std::filesystem::path& path, const std::vector<std::string>& events, int intervals) {
+  std::FILE* out = std::fopen(path.c_str(), "w");
+  if (!out) throw Error("cannot write " + path.string());
+  std::setvbuf(out, nullptr, _IOFBF, 1 << 20);
+  std::fprintf(out, "# started on Mon Jan  6 10:00:00 2025\n\n");
+  for (int i = 1; i <= intervals; ++i) {
+    for (size_t e = 0; e < events.size(); ++e) {
+      for (int cpu = 0; cpu < kCpus; ++cpu) {
+        const unsigned long long value = 1000000ull + static_cast<unsigned long long>(i) * 7 + e * 13 + cpu;
+        std::fprintf(out, "%d.%09d,CPU%d,%llu,,%s,1000450000,%s,,\n", i, 450000, cpu, value, events[e].c_str(),
+                     e % 3 == 0 ? "50.00" : "100.00");
+      }
+    }
+  }
+  if (std::fclose(out) != 0) throw Error("cannot write " + path.string());
+}
+
+long peak_rss_kib() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
+
+void run(import::EventMatcher& matcher, const std::vector<std::string>& events, int intervals) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("topdown-import-bench-" + std::to_string(getpid()) + ".csv");
+  write_perf_file(path, events, intervals);
+  const auto bytes = std::filesystem::file_size(path);
+  counts::Sample total;
+  std::vector<std::string> names;
+  const auto start = std::chrono::steady_clock::now();
+  const import::FileInfo info = import::read_file(path, import::ReadOptions{},
+                                                  [&](const import::Interval& whole, const import::FileInfo& file) {
+                                                    total = whole.sample;
+                                                    names = file.events;
+                                                  });
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::filesystem::remove(path);
+
+  const auto translation = matcher.translate(total, names);
+  std::printf("%6d intervals: %9llu rows, %6.1f MB in %6.3f s = %5.2f M rows/s, %.0f MB/s; %zu events, %zu unmatched; "
+              "peak RSS %ld KiB\n",
+              intervals, static_cast<unsigned long long>(info.rows), static_cast<double>(bytes) / 1e6, seconds,
+              static_cast<double>(info.rows) / seconds / 1e6, static_cast<double>(bytes) / seconds / 1e6,
+              names.size(), translation.unmatched.size(), peak_rss_kib());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const auto models = model::default_model_dir();
+    std::string name = argc > 1 ? argv[1] : std::filesystem::exists(models / "hsw.model") ? "hsw" : "zen5";
+    const model::Model model = model::load_model(models / (name + ".model"));
+    const auto events = events_for_all_nodes(model);
+    std::printf("model %s: %zu events (-l6 and every Info metric, SMT on) x %d CPUs\n", model.name.c_str(),
+                events.size(), kCpus);
+    const events::Resolver resolver(events::offline_resolver_config(model));
+    import::EventMatcher matcher(model, resolver);
+    // Smaller first: getrusage's peak only grows, so an equal peak after the
+    // larger file shows memory does not depend on the number of intervals.
+    run(matcher, events, 1000);
+    run(matcher, events, 10000);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "import_bench: %s\n", error.what());
+    return 1;
+  }
+  return 0;
+}

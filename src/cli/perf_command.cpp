@@ -1,0 +1,58 @@
+#include "cli/perf_command.h"
+
+#include <algorithm>
+
+namespace topdown::cli {
+namespace {
+
+std::string event_list(const std::vector<schedule::Group>& groups) {
+  std::string list;
+  for (const schedule::Group& group : groups) {
+    std::string members;
+    for (const events::Encoding& event : group.events) members += (members.empty() ? "" : ",") + event.perf_spelling();
+    list += (list.empty() ? "" : ",") + (group.events.size() > 1 ? "{" + members + "}" : members);
+  }
+  return list;
+}
+
+std::string command_line(const std::vector<std::string>& command) {
+  std::string line;
+  for (const std::string& word : command) line += " " + shell_quote(word);
+  return line;
+}
+
+}  // namespace
+
+std::string shell_quote(const std::string& word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           std::string_view("_-./=:,+@%").find(c) != std::string_view::npos;
+  });
+  if (plain) return word;
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string perf_stat_commands(const schedule::Plan& plan, const std::vector<std::string>& command,
+                               const std::string& import_command) {
+  std::vector<schedule::Group> core;
+  std::vector<schedule::Group> uncore;
+  for (const schedule::Group& group : plan.groups) {
+    const bool is_uncore = std::any_of(group.events.begin(), group.events.end(),
+                                       [](const events::Encoding& event) { return event.uncore; });
+    (is_uncore ? uncore : core).push_back(group);
+  }
+  const std::string workload = command.empty() ? " -- CMD" : " --" + command_line(command);
+  std::string text = "# count with perf, then analyse: " + import_command + " perf.csv\n";
+  if (plan.multiplexed()) text += "# the groups rotate on the counters: values are multiplexed estimates\n";
+  text += "perf stat -x, -o perf.csv -e " + shell_quote(event_list(core)) + workload + "\n";
+  if (!uncore.empty()) {
+    text += "# uncore events count per socket, system-wide only (root or perf_event_paranoid <= 0);\n"
+            "# append their file before importing: cat perf-uncore.csv >> perf.csv\n";
+    text += "perf stat -a -x, -o perf-uncore.csv -e " + shell_quote(event_list(uncore)) + workload + "\n";
+  }
+  return text;
+}
+
+}  // namespace topdown::cli

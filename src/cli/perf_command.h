@@ -1,0 +1,23 @@
+#pragma once
+// The perf stat command lines that collect exactly what a plan needs, for
+// users who count with perf alone (on a machine without topdown) and analyse
+// the file with `topdown import`.
+#include <string>
+#include <vector>
+
+#include "schedule/plan.h"
+
+namespace topdown::cli {
+
+// One `perf stat -x,` line with the plan's core groups (each event named as
+// the model names it, so the file imports by name) running `command`; uncore
+// groups, which only count system-wide, go on a second `perf stat -a` line.
+// Comment lines (#) say what to do with the files, `import_command` (the
+// topdown import line, without the file) included.
+std::string perf_stat_commands(const schedule::Plan& plan, const std::vector<std::string>& command,
+                               const std::string& import_command);
+
+// `word` quoted for a POSIX shell when it needs it.
+std::string shell_quote(const std::string& word);
+
+}  // namespace topdown::cli

@@ -1,0 +1,110 @@
+#pragma once
+// Import: counts collected elsewhere (`perf stat -x` output or our counts
+// file, both described in README.md) read as a stream, summed over CPUs and,
+// unless each interval is wanted, over intervals; then the file's event names
+// are matched to a model's events by name or by encoding.
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "counts/counts.h"
+#include "events/event.h"
+#include "model/dependencies.h"
+#include "model/model.h"
+
+namespace topdown::import {
+
+enum class Format { PerfStat, CountsFile };
+
+// What a file says besides its counts (complete when read_file returns).
+struct FileInfo {
+  Format format = Format::PerfStat;
+  char separator = 0;    // perf's -x character
+  bool intervals = false;  // perf -I: every row starts with a timestamp
+  bool per_cpu = false;    // -A, --per-core, --per-socket: rows of several CPUs were added up
+  std::vector<std::string> events;  // every event name, in order of first appearance
+  std::optional<bool> smt_enabled;  // counts file run variables
+  std::optional<bool> ebs_mode;
+  uint64_t rows = 0;  // counter rows (perf) or event lines (counts file)
+  size_t intervals_read = 0;
+};
+
+// One perf -I interval, or the whole file.
+struct Interval {
+  std::optional<double> time_s;  // perf -I timestamp at the interval's end
+  // By the file's event names; an event that was never counted is absent.
+  // duration_s is the interval's length (0 when the file does not say).
+  counts::Sample sample;
+};
+
+struct ReadOptions {
+  bool per_interval = false;  // one call per perf -I interval instead of one with their sum
+};
+
+using IntervalHandler = std::function<void(const Interval&, const FileInfo&)>;
+
+// Streams `path` line by line and calls `handler` once per interval (when
+// options.per_interval and the file has intervals) or once with every count
+// summed. Rows of several CPUs are added up; so are intervals. Throws
+// ParseError "file:line: ..." for a line it cannot read, a truncated file or
+// intervals with different rows, and Error when the file cannot be read or
+// holds no counts.
+FileInfo read_file(const std::filesystem::path& path, const ReadOptions& options, const IntervalHandler& handler);
+
+// Every event a model's formulas, identities and thresholds use, whatever
+// the run variables.
+std::set<std::string> model_events(const model::Model& model);
+
+
+// Maps a file's event names onto a model's events: first the model's own
+// names (in any case), then equal encodings (type, config, config1, config2;
+// the privilege level only when the model's event fixes one), so that
+// `r003c` or `cpu/event=0x3c,umask=0x0/u` feed the model's cycles event. A
+// model event takes its count from one file event only, the first that
+// matches it; a file event feeds every unclaimed model event it matches.
+class EventMatcher {
+ public:
+  EventMatcher(const model::Model& model, const events::Resolver& resolver);
+
+  struct Translation {
+    counts::Sample sample;                // by the model's event names, plus the unmatched events
+    std::vector<std::string> unmatched;  // file events that match no model event, in file order
+  };
+  // `file_events` lists every name of the file (counted or not), in order.
+  Translation translate(const counts::Sample& file_sample, const std::vector<std::string>& file_events);
+
+  // The model events `file_event` feeds (empty when none); decided by translate.
+  const std::vector<std::string>& targets(const std::string& file_event) const;
+
+ private:
+  struct ModelEvent {
+    std::string name;
+    std::string lower_name;
+    std::optional<events::Encoding> encoding;  // nullopt when the resolver does not know it
+    bool claimed = false;
+  };
+  void learn(const std::vector<std::string>& file_events);
+
+  const events::Resolver& resolver_;
+  std::vector<ModelEvent> model_events_;
+  std::map<std::string, std::vector<std::string>, std::less<>> targets_;
+};
+
+// Nodes to compute through their identity because `sample` lacks an event of
+// their own formula but has every event the identity needs (a perf command
+// printed from a plan that used the identity counts only those).
+model::IdentityChoice identities_for(const model::Model& model, const model::RunVariables& vars,
+                                     const std::vector<std::string>& nodes, const counts::Sample& sample);
+
+// Info metrics whose events are all in `sample`.
+std::vector<std::string> info_metrics_counted(const model::Model& model, const model::RunVariables& vars,
+                                              const model::IdentityChoice& identities,
+                                              const counts::Sample& sample);
+
+}  // namespace topdown::import

@@ -1,0 +1,44 @@
+#include <algorithm>
+
+#include "common/error.h"
+#include "import/import.h"
+
+namespace topdown::import {
+namespace {
+
+bool all_counted(const std::set<std::string>& events, const counts::Sample& sample) {
+  return std::all_of(events.begin(), events.end(), [&](const std::string& event) { return sample.find(event); });
+}
+
+}  // namespace
+
+model::IdentityChoice identities_for(const model::Model& model, const model::RunVariables& vars,
+                                     const std::vector<std::string>& nodes, const counts::Sample& sample) {
+  model::IdentityChoice chosen;
+  for (const auto& name : nodes) {
+    const model::Node* node = model.find(name);
+    if (!node || !node->identity) continue;
+    if (all_counted(model::Dependencies(model, vars, chosen).events_of(name), sample)) continue;
+    model::IdentityChoice trial = chosen;
+    trial.insert(name);
+    try {
+      if (all_counted(model::Dependencies(model, vars, trial).events_of(name), sample)) chosen = std::move(trial);
+    } catch (const Error&) {
+      // The identity refers back to this node through others: keep the formula.
+    }
+  }
+  return chosen;
+}
+
+std::vector<std::string> info_metrics_counted(const model::Model& model, const model::RunVariables& vars,
+                                              const model::IdentityChoice& identities,
+                                              const counts::Sample& sample) {
+  const model::Dependencies deps(model, vars, identities);
+  std::vector<std::string> metrics;
+  for (const auto& node : model.nodes) {
+    if (node.is_info && all_counted(deps.events_of(node.name), sample)) metrics.push_back(node.name);
+  }
+  return metrics;
+}
+
+}  // namespace topdown::import

@@ -1,0 +1,31 @@
+#include "import/text_fields.h"
+
+#include <charconv>
+#include <cmath>
+
+namespace topdown::import {
+
+std::string_view trim(std::string_view text) {
+  const size_t first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  const size_t last = text.find_last_not_of(" \t");
+  return text.substr(first, last - first + 1);
+}
+
+std::optional<double> parse_count(std::string_view text) {
+  double value = 0;
+  const char* end = text.data() + text.size();
+  auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (text.empty() || error != std::errc() || stop != end || !std::isfinite(value) || value < 0) return std::nullopt;
+  return value;
+}
+
+std::string excerpt(std::string_view text) {
+  std::string shown(text.substr(0, 60));
+  for (char& c : shown) {
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
+  }
+  return text.size() > shown.size() ? shown + "..." : shown;
+}
+
+}  // namespace topdown::import

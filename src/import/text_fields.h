@@ -1,0 +1,17 @@
+#pragma once
+// Small text helpers shared by the two file formats; private to import.
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace topdown::import {
+
+std::string_view trim(std::string_view text);
+
+// The whole of `text` as a finite number >= 0; nullopt otherwise.
+std::optional<double> parse_count(std::string_view text);
+
+// `text` cut to fit in a one-line message, unprintable bytes shown as '?'.
+std::string excerpt(std::string_view text);
+
+}  // namespace topdown::import

@@ -1,0 +1,158 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "../support/temp_tree.h"
+#include "run_command.h"
+
+namespace topdown::testing {
+namespace {
+
+const std::string kTopdown = TOPDOWN_BIN;
+
+// Zen 5 level 1 on two CPUs: 8 slots a cycle, 1e6 cycles in all.
+const char* kPerCpuPerf =
+    "# started on Mon Jan  6 10:00:00 2025\n"
+    "\n"
+    "CPU0,500000,,ls_not_halted_cyc,1000000,100.00,,\n"
+    "CPU1,500000,,ls_not_halted_cyc,1000000,100.00,,\n"
+    "CPU0,400000,,cpu/event=0x1a0,umask=0x01/,1000000,100.00,,\n"
+    "CPU1,400000,,cpu/event=0x1a0,umask=0x01/,1000000,100.00,,\n"
+    "CPU0,1800000,,r100001ea0,1000000,100.00,,\n"
+    "CPU1,1800000,,r100001ea0,1000000,100.00,,\n"
+    "CPU0,1800000,,de_src_op_disp.all,1000000,100.00,,\n"
+    "CPU1,1800000,,de_src_op_disp.all,1000000,100.00,,\n"
+    "CPU0,1600000,,EX_RET_OPS,1000000,100.00,,\n"
+    "CPU1,1600000,,EX_RET_OPS,1000000,100.00,,\n"
+    "CPU0,7,,page-faults,1000000,100.00,,\n"
+    "CPU1,<not counted>,,page-faults,0,0.00,,\n";
+
+const nlohmann::json* node(const nlohmann::json& report, const std::string& name) {
+  for (const auto& key : {"nodes", "info"}) {
+    for (const auto& entry : report[key]) {
+      if (entry["name"] == name) return &entry;
+    }
+  }
+  return nullptr;
+}
+
+TEST(ImportCli, PerCpuPerfFileGivesTheSameJsonAsStat) {
+  TempTree tree;
+  const auto file = tree.write("perf.csv", kPerCpuPerf).string();
+  auto r = run_command(kTopdown + " import --cpu zen5 --json -o " + tree.root().string() + "/out.json " + file);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto report = nlohmann::json::parse(slurp(tree.root().string() + "/out.json"));
+  EXPECT_EQ(report["source"], file);
+  EXPECT_FALSE(report.contains("command"));
+  EXPECT_EQ(report["model"]["name"], "zen5");
+  EXPECT_DOUBLE_EQ(report["level1_sum"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ((*node(report, "Frontend_Bound"))["value"].get<double>(), 0.1);
+  EXPECT_DOUBLE_EQ((*node(report, "Bad_Speculation"))["value"].get<double>(), 0.05);
+  EXPECT_DOUBLE_EQ((*node(report, "Backend_Bound"))["value"].get<double>(), 0.45);
+  EXPECT_DOUBLE_EQ((*node(report, "Retiring"))["value"].get<double>(), 0.4);
+  EXPECT_DOUBLE_EQ((*node(report, "SMT_Contention"))["value"].get<double>(), 0.0);
+  EXPECT_EQ(report["bottleneck"], "Backend_Bound");
+  EXPECT_EQ(report["extra_events"], nlohmann::json::array({"page-faults"}));
+  EXPECT_EQ(report["warnings"].size(), 1u);
+  EXPECT_NE(report["warnings"][0].get<std::string>().find("assumed off"), std::string::npos);
+}
+
+TEST(ImportCli, CountsFileWithMissingEventsShowsThemAsNa) {
+  TempTree tree;
+  const auto file = tree.write("counts.txt",
+                               "# zen5, SMT on\n"
+                               "smt_enabled 1\n"
+                               "interval-s 2\n"
+                               "ls_not_halted_cyc 1000000\n"
+                               "de_no_dispatch_per_slot.no_ops_from_frontend 800000\n"
+                               "de_no_dispatch_per_slot.smt_contention 800000\n"
+                               "de_src_op_disp.all 4000000\n"
+                               "ex_ret_ops 3600000\n"
+                               "ex_ret_instr 2000000\n")
+                        .string();
+  auto r = run_command(kTopdown + " import --cpu zen5 --json -l2 " + file);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto report = nlohmann::json::parse(r.err);
+  EXPECT_DOUBLE_EQ((*node(report, "SMT_Contention"))["value"].get<double>(), 0.1);
+  // Backend_Bound through its identity: the file lacks its own event.
+  EXPECT_DOUBLE_EQ((*node(report, "Backend_Bound"))["value"].get<double>(), 0.3);
+  const auto& mispredicts = *node(report, "Branch_Mispredicts");
+  EXPECT_TRUE(mispredicts["value"].is_null());
+  EXPECT_EQ(mispredicts["status"], "n/a");
+  EXPECT_EQ(mispredicts["missing_events"], nlohmann::json::array({"bp_redirects.resync", "ex_ret_brn_misp"}));
+  EXPECT_DOUBLE_EQ((*node(report, "IPC"))["value"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(report["elapsed_s"].get<double>(), 2.0);
+  EXPECT_TRUE(report["warnings"].empty());
+  // --smt overrides the file.
+  auto off = run_command(kTopdown + " import --cpu zen5 --json --smt off " + file);
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_DOUBLE_EQ((*node(nlohmann::json::parse(off.err), "SMT_Contention"))["value"].get<double>(), 0.0);
+}
+
+const char* kIntervals =
+    "1.000000000;500000;;ls_not_halted_cyc;1000000;100.00;;\n"
+    "1.000000000;200000;;ex_ret_instr;1000000;100.00;;\n"
+    "3.000000000;1000000;;ls_not_halted_cyc;2000000;50.00;;\n"
+    "3.000000000;3000000;;ex_ret_instr;2000000;50.00;;\n";
+
+TEST(ImportCli, PerIntervalCsvAndJson) {
+  TempTree tree;
+  const auto file = tree.write("intervals.csv", kIntervals).string();
+  auto csv = run_command(kTopdown + " import --cpu zen5 --csv --per-interval " + file);
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_EQ(csv.err.rfind("time,kind,name,level,", 0), 0u) << csv.err;
+  EXPECT_NE(csv.err.find("\n1,info,IPC,0,,,0.4,"), std::string::npos) << csv.err;
+  EXPECT_NE(csv.err.find("\n3,info,IPC,0,,,3,"), std::string::npos) << csv.err;
+  EXPECT_EQ(csv.err.find("\ntime,"), std::string::npos);
+
+  auto json = run_command(kTopdown + " import --cpu zen5 --json --per-interval " + file);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  std::istringstream lines(json.err);
+  std::vector<nlohmann::json> reports;
+  for (std::string line; std::getline(lines, line);) reports.push_back(nlohmann::json::parse(line));
+  ASSERT_EQ(reports.size(), 2u);
+  EXPECT_DOUBLE_EQ(reports[1]["time"].get<double>(), 3.0);
+  EXPECT_DOUBLE_EQ(reports[1]["elapsed_s"].get<double>(), 2.0);
+  EXPECT_EQ(reports[1]["source"], file);
+  EXPECT_DOUBLE_EQ(reports[1]["multiplex_ratio"].get<double>(), 0.5);
+
+  // The whole file: counts summed, interval-s the whole time.
+  auto whole = run_command(kTopdown + " import --cpu zen5 --json " + file);
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  const auto report = nlohmann::json::parse(whole.err);
+  EXPECT_DOUBLE_EQ((*node(report, "IPC"))["value"].get<double>(), 3.2 / 1.5);
+  EXPECT_DOUBLE_EQ(report["elapsed_s"].get<double>(), 3.0);
+
+  auto text = run_command(kTopdown + " import --cpu zen5 --per-interval " + file);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_EQ(text.err.rfind("=== time 1 s ===\ntopdown: AMD Zen 5", 0), 0u) << text.err;
+  EXPECT_NE(text.err.find("\n=== time 3 s ===\n"), std::string::npos) << text.err;
+}
+
+TEST(ImportCli, BadFilesFailWithOneLineAndNoOutputFile) {
+  TempTree tree;
+  const auto file = tree.write("bad.csv", "10,,cycles,10,100.00,,\n10,,cycles,ten,100.00,,\n").string();
+  const auto out = tree.root() / "report.json";
+  auto r = run_command(kTopdown + " import --cpu zen5 --json -o " + out.string() + " " + file);
+  EXPECT_EQ(r.exit_code, 125);
+  EXPECT_EQ(r.err, "topdown: " + file + ":2: run time 'ten' of cycles is not a number\n");
+  EXPECT_FALSE(std::filesystem::exists(out));
+
+  const auto truncated = tree.write("cut.csv", std::string(kIntervals).substr(0, 150)).string();
+  auto cut = run_command(kTopdown + " import --cpu zen5 --per-interval --csv -o " + out.string() + " " + truncated);
+  EXPECT_EQ(cut.exit_code, 125);
+  EXPECT_NE(cut.err.find(truncated + ":3: the last line has no end of line: the file is truncated"),
+            std::string::npos)
+      << cut.err;
+  EXPECT_EQ(std::count(cut.err.begin(), cut.err.end(), '\n'), 1);
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(tree.root()), {}), 2);  // no temporary file left
+
+  auto missing = run_command(kTopdown + " import --cpu zen5 " + tree.root().string() + "/none.csv");
+  EXPECT_EQ(missing.exit_code, 125);
+  EXPECT_NE(missing.err.find("cannot read import file"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace topdown::testing

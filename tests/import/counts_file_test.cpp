@@ -1,0 +1,53 @@
+#include <gtest/gtest.h>
+
+#include "import_fixture.h"
+
+namespace topdown::import::testing {
+namespace {
+
+TEST(CountsFile, EventsCommentsAndRunVariables) {
+  auto file = read_whole(
+      "# collected on the build machine\n"
+      "interval-s 2.5\n"
+      "smt_enabled 1\n"
+      "\n"
+      "ls_not_halted_cyc   1000000   # cycles\n"
+      "cpu/event=0xc0/\t800000\n"
+      "ebs_mode 0\n");
+  EXPECT_EQ(file.info.format, Format::CountsFile);
+  EXPECT_EQ(file.info.smt_enabled, std::optional<bool>(true));
+  EXPECT_EQ(file.info.ebs_mode, std::optional<bool>(false));
+  EXPECT_EQ(file.info.rows, 2u);
+  EXPECT_DOUBLE_EQ(file.whole.sample.duration_s, 2.5);
+  EXPECT_DOUBLE_EQ(value_of(file.whole, "ls_not_halted_cyc"), 1e6);
+  EXPECT_DOUBLE_EQ(value_of(file.whole, "cpu/event=0xc0/"), 8e5);
+  // No running times in the file: counted the whole interval.
+  EXPECT_EQ(file.whole.sample.find("cpu/event=0xc0/")->time_enabled, 2500000000u);
+  EXPECT_EQ(file.whole.sample.find("cpu/event=0xc0/")->running_share(), 1.0);
+  EXPECT_EQ(file.whole.sample.find("interval-s"), nullptr);
+}
+
+TEST(CountsFile, LinesOfOneEventAddUp) {
+  auto file = read_whole("cycles 100\ncycles 50\n");
+  EXPECT_DOUBLE_EQ(value_of(file.whole, "cycles"), 150);
+  EXPECT_FALSE(file.info.smt_enabled);
+  EXPECT_DOUBLE_EQ(file.whole.sample.duration_s, 0);
+  EXPECT_DOUBLE_EQ(*file.whole.sample.find("cycles")->scaled(), 150);
+}
+
+TEST(CountsFile, BadLinesNameTheLine) {
+  EXPECT_NE(read_error("cycles 100\ninstructions\n").find("counts.txt:2: expected 'EVENT VALUE'"), std::string::npos);
+  EXPECT_NE(read_error("cycles 100\n\ninstructions many\n").find(":3: value 'many' of instructions is not a number"),
+            std::string::npos);
+  EXPECT_NE(read_error("cycles 100\ninstructions -5\n").find(":2: value '-5'"), std::string::npos);
+  EXPECT_NE(read_error("cycles 100\ncycles 1 2\n").find(":2: expected 'EVENT VALUE'"), std::string::npos);
+  EXPECT_NE(read_error("smt_enabled 2\ncycles 1\n").find(":1: smt_enabled must be 0 or 1"), std::string::npos);
+  EXPECT_NE(read_error("cycles 1\ninterval-s 0\n").find(":2: interval-s must be a number of seconds above 0"),
+            std::string::npos);
+  EXPECT_NE(read_error("interval-s 1\ncycles 1\ninterval-s 2\n").find(":3: interval-s is given twice"),
+            std::string::npos);
+  EXPECT_NE(read_error("smt_enabled 1\n").find("has run variables but no 'EVENT VALUE' lines"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace topdown::import::testing

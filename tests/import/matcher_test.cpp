@@ -1,0 +1,101 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "events/model_resolver.h"
+#include "import/import.h"
+
+namespace topdown::import {
+namespace {
+
+const std::filesystem::path kModels = std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models";
+
+using Names = std::vector<std::string>;
+
+class ModelMatching : public ::testing::Test {
+ protected:
+  void load(const std::string& name) {
+    model_ = model::load_model(kModels / (name + ".model"));
+    resolver_.emplace(events::offline_resolver_config(model_));
+    matcher_.emplace(model_, *resolver_);
+  }
+  // Translates a sample with one count per name (value = its position + 1).
+  EventMatcher::Translation translate(const Names& file_events) {
+    counts::Sample sample;
+    for (size_t i = 0; i < file_events.size(); ++i) {
+      sample.events[file_events[i]] = counts::Count{static_cast<double>(i + 1), 10, 10};
+    }
+    return matcher_->translate(sample, file_events);
+  }
+
+  model::Model model_;
+  std::optional<events::Resolver> resolver_;
+  std::optional<EventMatcher> matcher_;
+};
+
+TEST_F(ModelMatching, ModelEventsOfZen5) {
+  load("zen5");
+  const auto events = model_events(model_);
+  EXPECT_TRUE(events.count("ls_not_halted_cyc"));
+  EXPECT_TRUE(events.count("de_no_dispatch_per_slot.no_ops_from_frontend:c8"));
+  EXPECT_TRUE(events.count("de_no_dispatch_per_slot.smt_contention"));  // used only when SMT is on
+  EXPECT_FALSE(events.count("SLOTS"));
+  EXPECT_FALSE(events.count("smt_enabled"));
+}
+
+TEST_F(ModelMatching, Zen5ByNameInAnyCaseAndByRawEncoding) {
+  load("zen5");
+  auto result = translate({"LS_NOT_HALTED_CYC", "r00c1", "cpu/event=0x1a0,umask=0x01/",
+                           "cpu/event=0x1a0,umask=0x1,cmask=8/", "cpu/event=0xd6,umask=0xa2/u", "page-faults"});
+  EXPECT_EQ(matcher_->targets("LS_NOT_HALTED_CYC"), Names{"ls_not_halted_cyc"});
+  EXPECT_EQ(matcher_->targets("r00c1"), Names{"ex_ret_ops"});
+  EXPECT_EQ(matcher_->targets("cpu/event=0x1a0,umask=0x01/"), Names{"de_no_dispatch_per_slot.no_ops_from_frontend"});
+  EXPECT_EQ(matcher_->targets("cpu/event=0x1a0,umask=0x1,cmask=8/"),
+            Names{"de_no_dispatch_per_slot.no_ops_from_frontend:c8"});
+  // perf's :u does not keep a count from a model event that fixes no privilege level.
+  EXPECT_EQ(matcher_->targets("cpu/event=0xd6,umask=0xa2/u"), Names{"ex_no_retire.load_not_complete"});
+  EXPECT_EQ(result.unmatched, Names{"page-faults"});
+  EXPECT_DOUBLE_EQ(result.sample.find("ls_not_halted_cyc")->value, 1);
+  EXPECT_DOUBLE_EQ(result.sample.find("ex_ret_ops")->value, 2);
+  EXPECT_DOUBLE_EQ(result.sample.find("de_no_dispatch_per_slot.no_ops_from_frontend:c8")->value, 4);
+  EXPECT_DOUBLE_EQ(result.sample.find("ex_no_retire.load_not_complete")->value, 5);
+  EXPECT_DOUBLE_EQ(result.sample.find("page-faults")->value, 6);
+  EXPECT_EQ(result.sample.find("LS_NOT_HALTED_CYC"), nullptr);
+}
+
+TEST_F(ModelMatching, TheModelsOwnNameWinsOverAnAliasWithTheSameEncoding) {
+  load("zen5");
+  // "cycles" has ls_not_halted_cyc's encoding, but the file also names it.
+  auto result = translate({"cycles", "ls_not_halted_cyc"});
+  EXPECT_EQ(matcher_->targets("ls_not_halted_cyc"), Names{"ls_not_halted_cyc"});
+  EXPECT_TRUE(matcher_->targets("cycles").empty());
+  EXPECT_EQ(result.unmatched, Names{"cycles"});
+  EXPECT_DOUBLE_EQ(result.sample.find("ls_not_halted_cyc")->value, 2);
+}
+
+TEST_F(ModelMatching, UncountedEventsStayMissingAndUnknownOnesAreListed) {
+  load("zen5");
+  counts::Sample sample;
+  sample.events["r0c0"] = counts::Count{5, 10, 10};
+  sample.duration_s = 3;
+  auto result = matcher_->translate(sample, {"r0c0", "ex_ret_brn_misp", "no_such_event"});
+  EXPECT_DOUBLE_EQ(result.sample.find("ex_ret_instr")->value, 5);
+  EXPECT_EQ(result.sample.find("ex_ret_brn_misp"), nullptr);
+  EXPECT_EQ(result.unmatched, Names{"no_such_event"});
+  EXPECT_DOUBLE_EQ(result.sample.duration_s, 3);
+}
+
+TEST_F(ModelMatching, HaswellByPerfLowerCaseNamesAndRawEncodings) {
+  if (!std::filesystem::exists(kModels / "hsw.model")) GTEST_SKIP() << "models/hsw.model does not exist yet";
+  load("hsw");
+  translate({"cpu_clk_unhalted.thread", "cpu/event=0x3c/k", "cpu/event=0xb1,umask=0x2,cmask=1/",
+             "uops_retired.retire_slots"});
+  EXPECT_EQ(matcher_->targets("cpu_clk_unhalted.thread"), Names{"CPU_CLK_UNHALTED.THREAD"});
+  // A model event that fixes the privilege level takes only a count of that level.
+  EXPECT_EQ(matcher_->targets("cpu/event=0x3c/k"), Names{"CPU_CLK_UNHALTED.THREAD_P:SUP"});
+  EXPECT_EQ(matcher_->targets("cpu/event=0xb1,umask=0x2,cmask=1/"), Names{"UOPS_EXECUTED.CORE:c1"});
+  EXPECT_EQ(matcher_->targets("uops_retired.retire_slots"), Names{"UOPS_RETIRED.RETIRE_SLOTS"});
+}
+
+}  // namespace
+}  // namespace topdown::import

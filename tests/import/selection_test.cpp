@@ -1,0 +1,39 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "import/import.h"
+
+namespace topdown::import {
+namespace {
+
+counts::Sample sample_of(const std::vector<std::string>& events) {
+  counts::Sample sample;
+  for (const auto& event : events) sample.events[event] = counts::Count{1, 1, 1};
+  return sample;
+}
+
+const std::vector<std::string> kLevel1 = {"Frontend_Bound", "Bad_Speculation", "Backend_Bound", "SMT_Contention",
+                                          "Retiring"};
+
+TEST(Selection, IdentityWhenTheFileLacksTheNodesOwnEvents) {
+  const auto model = model::load_model(std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models" / "zen5.model");
+  const auto without_backend = sample_of({"ls_not_halted_cyc", "de_no_dispatch_per_slot.no_ops_from_frontend",
+                                          "de_src_op_disp.all", "ex_ret_ops"});
+  EXPECT_EQ(identities_for(model, {}, kLevel1, without_backend), model::IdentityChoice{"Backend_Bound"});
+  auto complete = without_backend;
+  complete.events["de_no_dispatch_per_slot.backend_stalls"] = counts::Count{1, 1, 1};
+  EXPECT_TRUE(identities_for(model, {}, kLevel1, complete).empty());
+  // Without the events of the other level-1 nodes the identity does not help either.
+  EXPECT_TRUE(identities_for(model, {}, kLevel1, sample_of({"ls_not_halted_cyc"})).empty());
+}
+
+TEST(Selection, InfoMetricsWhoseEventsTheFileHas) {
+  const auto model = model::load_model(std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models" / "zen5.model");
+  EXPECT_EQ(info_metrics_counted(model, {}, {}, sample_of({"ls_not_halted_cyc", "ex_ret_instr"})),
+            (std::vector<std::string>{"IPC", "CPI"}));
+  EXPECT_TRUE(info_metrics_counted(model, {}, {}, sample_of({"ex_ret_instr"})).empty());
+}
+
+}  // namespace
+}  // namespace topdown::import
