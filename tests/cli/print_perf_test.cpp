@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
 
 #include "run_command.h"
 
@@ -67,6 +71,53 @@ TEST(PrintPerf, AnotherVendorsModelCannotCountHere) {
                        "AMD CPU cannot count"),
             std::string::npos)
       << r.err;
+}
+
+// What --print-perf asks perf to count is exactly what the model needs: a
+// perf file with those names (as perf prints them) imports with no node
+// missing an event, and gives the values a counts file of the same counts gives.
+TEST(PrintPerf, ItsPerfFileImportsCompletely) {
+  auto plan = run_command(kTopdown + " stat --cpu hsw --smt on -l3 --print-perf -- ./app");
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  const std::string perf_line = lines_of(plan.err).at(2);
+  std::vector<std::string> names;
+  const std::regex named("name=([^/]+)/|,(msr/tsc/)");
+  for (std::sregex_iterator it(perf_line.begin(), perf_line.end(), named), end; it != end; ++it) {
+    names.push_back((*it)[1].matched ? (*it)[1].str() : (*it)[2].str());
+  }
+  ASSERT_GT(names.size(), 30u);
+
+  const std::string dir = ::testing::TempDir() + "/print_perf_" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  std::ofstream perf_file(dir + "/perf.csv");
+  std::ofstream counts_file(dir + "/counts.txt");
+  perf_file << "# started on Sun Nov 22 10:00:00 2026\n\n";
+  counts_file << "smt_enabled 1\n";
+  for (size_t i = 0; i < names.size(); ++i) {
+    const long value = 1000000 + static_cast<long>(i) * 7919;  // distinct, so a mix-up shows
+    perf_file << value << ",," << names[i] << ",2000000000,100.00,,\n";
+    counts_file << names[i] << " " << value << "\n";
+  }
+  perf_file.close();
+  counts_file.close();
+
+  const std::string import = kTopdown + " import --cpu hsw --smt on -l3 --json -o ";
+  auto from_perf = run_command(import + dir + "/perf.json " + dir + "/perf.csv");
+  auto from_counts = run_command(import + dir + "/counts.json " + dir + "/counts.txt");
+  ASSERT_EQ(from_perf.exit_code, 0) << from_perf.err;
+  ASSERT_EQ(from_counts.exit_code, 0) << from_counts.err;
+  const auto perf_report = nlohmann::json::parse(slurp(dir + "/perf.json"));
+  const auto counts_report = nlohmann::json::parse(slurp(dir + "/counts.json"));
+  ASSERT_EQ(perf_report["nodes"].size(), counts_report["nodes"].size());
+  ASSERT_EQ(perf_report["nodes"].size(), 29u);  // levels 1-3: 4 + 8 + 17
+  for (size_t i = 0; i < perf_report["nodes"].size(); ++i) {
+    const auto& node = perf_report["nodes"][i];
+    SCOPED_TRACE(node["name"].get<std::string>());
+    EXPECT_TRUE(node["missing_events"].empty()) << node["missing_events"];
+    EXPECT_EQ(node["value"], counts_report["nodes"][i]["value"]);
+  }
+  EXPECT_TRUE(perf_report["extra_events"].empty()) << perf_report["extra_events"];
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -43,6 +43,7 @@ uint64_t counter_bits(const std::string& list) {
 struct Expected {
   uint64_t event, umask, cmask, inv, edge, any, offcore;
   bool exclude_user = false, exclude_kernel = false;
+  int precise = 0;
 };
 
 Expected expected_for(const nlohmann::json& perfmon, const std::string& modifiers) {
@@ -53,6 +54,7 @@ Expected expected_for(const nlohmann::json& perfmon, const std::string& modifier
     const size_t end = std::min(modifiers.find(':', at + 1), modifiers.size());
     const std::string mod = modifiers.substr(at + 1, end - at - 1);
     if (mod == "SUP") want.exclude_user = true;
+    else if (mod == "p" || mod == "pp" || mod == "ppp") want.precise = static_cast<int>(mod.size());
     else if (mod == "USER") want.exclude_kernel = true;
     else if (mod[0] == 'c') want.cmask = std::stoull(mod.substr(1), nullptr, 0);
     else if (mod[0] == 'i') want.inv = std::stoull(mod.substr(1), nullptr, 0);
@@ -78,9 +80,11 @@ class HaswellModelEvents : public ::testing::Test {
     }
   }
 
-  // Every event of every node and Info metric, SMT on and off, ebs_mode on and off.
+  // Every event of every node and Info metric, SMT on and off, ebs_mode on
+  // and off, and the events to sample (precise ones with :pp).
   static std::set<std::string> model_events(const model::Model& model) {
     std::set<std::string> names;
+    for (const model::Node& node : model.nodes) names.insert(node.sample_events.begin(), node.sample_events.end());
     for (const bool smt : {false, true}) {
       for (const bool ebs : {false, true}) {
         const model::Dependencies deps(model, {smt, ebs});
@@ -141,6 +145,7 @@ TEST_F(HaswellModelEvents, EveryEventMatchesIntelsList) {
     EXPECT_EQ(encoding.uncore, perfmon.contains("Unit"));
     EXPECT_EQ(encoding.exclude_user, want.exclude_user);
     EXPECT_EQ(encoding.exclude_kernel, want.exclude_kernel);
+    EXPECT_EQ(encoding.precise, want.precise);
     ++checked;
   }
   EXPECT_EQ(checked + 1, static_cast<int>(names.size()));
