@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
-
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/render.h"
@@ -15,17 +13,6 @@
 
 namespace topdown::cli {
 namespace {
-
-// The JSON report of a file names it as its "source" instead of a command;
-// one interval's report is one line with its "time".
-std::string json_for_file(const std::string& json, const std::string& file, std::optional<double> time) {
-  nlohmann::json report = nlohmann::json::parse(json);
-  report.erase("command");
-  report["source"] = file;
-  if (!time) return report.dump(2) + "\n";
-  report["time"] = *time;
-  return report.dump() + "\n";
-}
 
 // The CSV report of one interval: a leading time column, the header only once.
 std::string csv_for_interval(const std::string& csv, double time, bool with_header) {
@@ -63,7 +50,8 @@ class FileAnalysis {
     report::RunInfo run;
     run.model_name = model_.name;
     run.model_title = model_.title;
-    run.command = {options_.file};
+    run.source = options_.file;
+    if (options_.per_interval) run.interval_time_s = interval.time_s;
     run.elapsed_s = counts.sample.duration_s;
     run.multiplexed = evaluation.counted_share < 1;
     run.extra_events = counts.unmatched;
@@ -115,9 +103,7 @@ void report_per_interval(const ImportOptions& options, FileAnalysis& analysis) {
       throw Error(options.file + " has no intervals (perf stat -I); leave out --per-interval");
     }
     std::string text = analysis.report(interval, file);
-    if (options.report.json) {
-      text = json_for_file(text, options.file, interval.time_s);
-    } else if (options.report.csv) {
+    if (options.report.csv) {
       text = csv_for_interval(text, *interval.time_s, first);
     } else if (!options.report.json) {
       text = fmt::format("{}=== time {} s ===\n{}", first ? "" : "\n", *interval.time_s, text);
@@ -141,7 +127,7 @@ int run_import(const ImportOptions& options) {
                     [&](const import::Interval& whole, const import::FileInfo& file) {
                       text = analysis.report(whole, file);
                     });
-  emit(options.report.output, options.report.json ? json_for_file(text, options.file, std::nullopt) : text);
+  emit(options.report.output, text);
   return 0;
 }
 

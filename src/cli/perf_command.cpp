@@ -5,6 +5,18 @@
 namespace topdown::cli {
 namespace {
 
+// `word` quoted for a POSIX shell when it needs it.
+std::string shell_quote(const std::string& word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           std::string_view("_-./=:,+@%").find(c) != std::string_view::npos;
+  });
+  if (plain) return word;
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
 std::string event_list(const std::vector<schedule::Group>& groups) {
   std::string list;
   for (const schedule::Group& group : groups) {
@@ -22,17 +34,6 @@ std::string command_line(const std::vector<std::string>& command) {
 }
 
 }  // namespace
-
-std::string shell_quote(const std::string& word) {
-  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           std::string_view("_-./=:,+@%").find(c) != std::string_view::npos;
-  });
-  if (plain) return word;
-  std::string quoted = "'";
-  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
 
 std::string perf_stat_commands(const schedule::Plan& plan, const std::vector<std::string>& command,
                                const std::string& import_command) {

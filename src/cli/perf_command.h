@@ -17,7 +17,4 @@ namespace topdown::cli {
 std::string perf_stat_commands(const schedule::Plan& plan, const std::vector<std::string>& command,
                                const std::string& import_command);
 
-// `word` quoted for a POSIX shell when it needs it.
-std::string shell_quote(const std::string& word);
-
 }  // namespace topdown::cli

@@ -68,8 +68,7 @@ bool SampleScope::is_over(std::string_view name) const {
     // Only a threshold that asks may wait on the parent's verdict: Retiring
     // asks for Heavy_Operations' verdict, which must not ask for Retiring's.
     const model::Node* node = deps_.model().find(name);
-    const bool parent_over = node && !node->parent.empty() && threshold->identifiers().count("parent_over") > 0 &&
-                             is_over(node->parent);
+    const bool parent_over = node && !node->parent.empty() && deps_.asks_parent(name) && is_over(node->parent);
     const expr::Value holds = threshold->evaluate(ThresholdScope(*this, *value, parent_over));
     over = holds && *holds != 0;
   }

@@ -20,7 +20,10 @@ Dependencies::Dependencies(const Model& model, const RunVariables& vars, Identit
   for (const Node& node : model.nodes) {
     const bool use_identity = identities_.count(node.name) > 0 && node.identity.has_value();
     formulas_.emplace(node.name, (use_identity ? *node.identity : node.formula).fold(known));
-    if (node.threshold) thresholds_.emplace(node.name, node.threshold->fold(known));
+    if (node.threshold) {
+      const auto& folded = thresholds_.emplace(node.name, node.threshold->fold(known)).first->second;
+      if (folded.identifiers().count("parent_over")) asks_parent_.insert(node.name);
+    }
   }
   for (const Node& node : model.nodes) {
     std::set<std::string> events;

@@ -34,6 +34,8 @@ class Dependencies {
   const expr::Expression& formula(std::string_view node) const;
   const expr::Expression* definition(std::string_view name) const;
   const expr::Expression* threshold(std::string_view node) const;
+  // Whether the node's threshold uses parent_over (waits on the parent's verdict).
+  bool asks_parent(std::string_view node) const { return asks_parent_.count(node) > 0; }
 
   // Events (identifiers that are not constants, definitions, nodes or run
   // variables) the node's value and threshold need, transitively (through
@@ -53,6 +55,7 @@ class Dependencies {
   IdentityChoice identities_;
   std::map<std::string, expr::Expression, std::less<>> formulas_;
   std::map<std::string, expr::Expression, std::less<>> thresholds_;
+  std::set<std::string, std::less<>> asks_parent_;
   std::map<std::string, expr::Expression, std::less<>> definitions_;
   std::map<std::string, std::set<std::string>, std::less<>> events_;
 };

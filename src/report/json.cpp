@@ -51,7 +51,6 @@ std::string render_json(const eval::Evaluation& evaluation, const counts::Sample
   nlohmann::json out = {
       {"format", "topdown-1"},
       {"model", {{"name", run.model_name}, {"title", run.model_title}}},
-      {"command", run.command},
       {"elapsed_s", run.elapsed_s},
       {"exit_code", run.exit_code ? nlohmann::json(*run.exit_code) : nlohmann::json()},
       {"groups", run.groups},
@@ -65,7 +64,15 @@ std::string render_json(const eval::Evaluation& evaluation, const counts::Sample
       {"extra_events", run.extra_events},
       {"warnings", evaluation.warnings},
   };
-  return out.dump(2) + "\n";
+  // An import names its file where a run names its command.
+  if (run.source.empty()) {
+    out["command"] = run.command;
+  } else {
+    out["source"] = run.source;
+  }
+  if (!run.interval_time_s) return out.dump(2) + "\n";
+  out["time"] = *run.interval_time_s;
+  return out.dump() + "\n";
 }
 
 }  // namespace topdown::report

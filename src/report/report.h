@@ -13,7 +13,11 @@ namespace topdown::report {
 struct RunInfo {
   std::string model_name;
   std::string model_title;
-  std::vector<std::string> command;  // the workload, or the imported file
+  std::vector<std::string> command;  // the workload (empty for an import)
+  std::string source;                // the imported file (empty for a live run)
+  // The end of the interval this report covers (import --per-interval); JSON
+  // is then one line per report.
+  std::optional<double> interval_time_s;
   double elapsed_s = 0;
   std::optional<int> exit_code;
   int groups = 0;

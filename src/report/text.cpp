@@ -69,7 +69,7 @@ std::string render_text(const eval::Evaluation& evaluation, const counts::Sample
   auto paint = [&](const std::string& text, const char* code) {
     return options.color ? std::string(code) + text + kReset : text;
   };
-  std::string command;
+  std::string command = run.source;
   for (const auto& word : run.command) command += (command.empty() ? "" : " ") + word;
   std::string out = fmt::format("topdown: {} ({}), {}, {:.2f} s\n", run.model_title, run.model_name, command,
                                 run.elapsed_s);
