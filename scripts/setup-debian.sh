@@ -4,8 +4,9 @@ set -euo pipefail
 packages=(
   g++ cmake make pkg-config python3
   libpfm4-dev nlohmann-json3-dev libcli11-dev libfmt-dev
-  libgtest-dev libbenchmark-dev
+  libgtest-dev libbenchmark-dev libpapi-dev
   linux-perf
+  clang libclang-rt-14-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,52 +1,83 @@
 #include <algorithm>
+#include <optional>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/context.h"
 #include "cli/output.h"
 #include "cli/render.h"
 #include "eval/evaluate.h"
 #include "events/model_resolver.h"
 #include "import/import.h"
 #include "report/report.h"
+#include "report/units.h"
 #include "schedule/plan.h"
 
 namespace topdown::cli {
 namespace {
 
-// The CSV report of one interval: a leading time column, the header only once.
-std::string csv_for_interval(const std::string& csv, double time, bool with_header) {
-  std::string out;
-  size_t start = 0;
-  for (bool header = true; start < csv.size(); header = false) {
-    const size_t end = std::min(csv.find('\n', start), csv.size());
-    const std::string_view line(csv.data() + start, end - start);
-    if (!header) out += fmt::format("{},{}\n", time, line);
-    else if (with_header) out += fmt::format("time,{}\n", line);
-    start = end + 1;
-  }
-  return out;
+aggregate::View view_of(const std::string& per) {
+  if (per == "thread") return aggregate::View::Thread;
+  if (per == "core") return aggregate::View::Core;
+  if (per == "socket") return aggregate::View::Socket;
+  return aggregate::View::Global;
 }
 
 // Evaluates the samples of one file with one model. The first sample decides
 // the run variables, the nodes and their identities, so that every interval
-// is reported alike.
+// (and every CPU, core, socket or thread) is reported alike.
 class FileAnalysis {
  public:
   explicit FileAnalysis(const ImportOptions& options)
       : options_(options),
-        model_(model::select_model(model::default_model_dir(), cpu::read_cpuid(), options.cpu)),
+        model_(choose_model(cpu::read_cpuid(), options.cpu, options.metrics_file)),
         resolver_(events::offline_resolver_config(model_)),
-        matcher_(model_, resolver_) {}
+        matcher_(model_, resolver_),
+        view_(view_of(options.per)) {}
 
-  std::string report(const import::Interval& interval, const import::FileInfo& file) {
-    import::EventMatcher::Translation counts = matcher_.translate(interval.sample, file.events);
-    if (!decided_) decide(file, counts.sample);
+  bool per_unit() const { return view_ != aggregate::View::Global; }
+
+  // The report of one interval (or the whole file): one, or one per unit of
+  // --per-thread/--per-core/--per-socket. CSV has its header only when
+  // `first`.
+  std::string report(const import::Interval& interval, const import::FileInfo& file, bool first) {
+    if (!decided_) decide(file, matcher_.translate(interval.sample, file.events).sample);
+    if (!per_unit()) return render(interval, interval.sample, file, std::nullopt, first);
+    if (interval.places.empty()) {
+      throw Error(fmt::format("{} has no rows per CPU, core, socket or thread; {} needs perf stat -A (or perf's "
+                              "--per-core, --per-socket, --per-thread) output",
+                              options_.file, aggregate::view_name(view_)));
+    }
+    aggregate::Aggregation units;
+    try {
+      units = aggregate::aggregate(interval.places, request(file, interval.places));
+    } catch (const ParseError&) {
+      throw;  // names the topology file already
+    } catch (const Error& error) {
+      throw Error(options_.file + ": " + error.what());
+    }
+    unit_warnings_ = units.warnings;
+    std::string text;
+    for (size_t i = 0; i < units.units.size(); ++i) {
+      const bool text_format = !options_.report.csv && !options_.report.json;
+      if (text_format && i > 0) text += "\n";
+      text += render(interval, units.units[i].sample, file, units.units[i].label, first && i == 0);
+    }
+    return text;
+  }
+
+ private:
+  std::string render(const import::Interval& interval, const counts::Sample& file_sample,
+                     const import::FileInfo& file, const std::optional<std::string>& scope, bool with_header) {
+    import::EventMatcher::Translation counts = matcher_.translate(file_sample, file.events);
     eval::Options eval_options;
     eval_options.vars = vars_;
     eval_options.identities = identities_;
     eval::Evaluation evaluation = eval::evaluate(model_, nodes_, counts.sample, eval_options);
     evaluation.warnings.insert(evaluation.warnings.end(), warnings_.begin(), warnings_.end());
+    evaluation.warnings.insert(evaluation.warnings.end(), unit_warnings_.begin(), unit_warnings_.end());
     report::RunInfo run;
     run.model_name = model_.name;
     run.model_title = model_.title;
@@ -55,13 +86,59 @@ class FileAnalysis {
     run.elapsed_s = counts.sample.duration_s;
     run.multiplexed = evaluation.counted_share < 1;
     run.extra_events = counts.unmatched;
-    return render_report(options_.report, evaluation, counts.sample, run);
+    const ReportOptions& report = options_.report;
+    if (report.json) {
+      return scope ? report::render_unit_json(evaluation, counts.sample, run, *scope)
+                   : report::render_json(evaluation, counts.sample, run);
+    }
+    if (report.csv) {
+      const std::string csv = scope ? report::render_unit_csv(evaluation, counts.sample, run, *scope, true)
+                                    : report::render_csv(evaluation, counts.sample, run);
+      if (options_.per_interval) return report::csv_with_time(csv, *interval.time_s, with_header);
+      return with_header ? csv : csv.substr(csv.find('\n') + 1);
+    }
+    if (scope) return report::render_unit_text(evaluation, counts.sample, run, text_options(report), *scope);
+    return render_report(report, evaluation, counts.sample, run);
   }
 
- private:
+  aggregate::Request request(const import::FileInfo& file, const std::vector<aggregate::Place>& places) {
+    aggregate::Request request;
+    request.view = view_;
+    if (!topology_decided_) {
+      topology_decided_ = true;
+      for (const std::string& event : file.events) {
+        if (resolver_.knows(event) && resolver_.resolve(event).percore) core_wide_events_.insert(event);
+      }
+      load_topology(places);
+    }
+    request.topology = topology_ ? &*topology_ : nullptr;
+    request.core_wide_events = core_wide_events_;
+    return request;
+  }
+
+  // Per-CPU rows need the measured machine's topology to be grouped by core
+  // or socket: --topology, else this machine's when the file is from here.
+  void load_topology(const std::vector<aggregate::Place>& places) {
+    if (!options_.topology.empty()) {
+      topology_ = aggregate::Topology::read_lscpu(options_.topology);
+      return;
+    }
+    const bool per_cpu = aggregate::kind_of_label(places.front().label) == aggregate::PlaceKind::Cpu;
+    const bool needs_topology = view_ != aggregate::View::Thread || !core_wide_events_.empty();
+    if (!per_cpu || !needs_topology || !model_.matches(cpu::read_cpuid())) return;
+    topology_ = aggregate::Topology::read_sysfs();
+    warnings_.push_back(fmt::format("no --topology: the CPUs are grouped as on this machine ({} CPUs in /sys), "
+                                    "assuming {} was counted here; give the measured machine's `lscpu "
+                                    "-p=CPU,CORE,SOCKET` output with --topology FILE otherwise",
+                                    topology_->size(), options_.file));
+  }
+
   void decide(const import::FileInfo& file, const counts::Sample& sample) {
     decided_ = true;
     vars_.ebs_mode = file.ebs_mode.value_or(false);
+    vars_.online_cpus = file.online_cpus.value_or(0);
+    vars_.perf_metrics = options_.perf_metrics.empty() ? file.perf_metrics.value_or(has_topdown_metrics(sample))
+                                                       : options_.perf_metrics == "on";
     if (!options_.smt.empty()) {
       vars_.smt_enabled = options_.smt == "on";
     } else if (file.smt_enabled) {
@@ -82,6 +159,13 @@ class FileAnalysis {
     }
   }
 
+  bool has_topdown_metrics(const counts::Sample& sample) const {
+    return std::any_of(sample.events.begin(), sample.events.end(),
+                       [&](const auto& entry) {
+                         return resolver_.knows(entry.first) && resolver_.resolve(entry.first).topdown_metric;
+                       });
+  }
+
   const ImportOptions& options_;
   model::Model model_;
   events::Resolver resolver_;
@@ -91,6 +175,11 @@ class FileAnalysis {
   bool decided_ = false;
   std::vector<std::string> nodes_;
   std::vector<std::string> warnings_;
+  aggregate::View view_;
+  bool topology_decided_ = false;
+  std::optional<aggregate::Topology> topology_;
+  std::set<std::string, std::less<>> core_wide_events_;
+  std::vector<std::string> unit_warnings_;  // of the latest aggregation
 };
 
 void report_per_interval(const ImportOptions& options, FileAnalysis& analysis) {
@@ -98,14 +187,13 @@ void report_per_interval(const ImportOptions& options, FileAnalysis& analysis) {
   bool first = true;
   import::ReadOptions read_options;
   read_options.per_interval = true;
+  read_options.per_place = analysis.per_unit();
   import::read_file(options.file, read_options, [&](const import::Interval& interval, const import::FileInfo& file) {
     if (!interval.time_s) {
       throw Error(options.file + " has no intervals (perf stat -I); leave out --per-interval");
     }
-    std::string text = analysis.report(interval, file);
-    if (options.report.csv) {
-      text = csv_for_interval(text, *interval.time_s, first);
-    } else if (!options.report.json) {
+    std::string text = analysis.report(interval, file, first);
+    if (!options.report.csv && !options.report.json) {
       text = fmt::format("{}=== time {} s ===\n{}", first ? "" : "\n", *interval.time_s, text);
     }
     sink.write(text);
@@ -123,10 +211,11 @@ int run_import(const ImportOptions& options) {
     return 0;
   }
   std::string text;
-  import::read_file(options.file, import::ReadOptions{},
-                    [&](const import::Interval& whole, const import::FileInfo& file) {
-                      text = analysis.report(whole, file);
-                    });
+  import::ReadOptions read_options;
+  read_options.per_place = analysis.per_unit();
+  import::read_file(options.file, read_options, [&](const import::Interval& whole, const import::FileInfo& file) {
+    text = analysis.report(whole, file, true);
+  });
   emit(options.report.output, text);
   return 0;
 }

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/context.h"
 #include "cli/output.h"
 #include "model/model.h"
 
@@ -9,8 +10,8 @@
 namespace topdown::cli {
 namespace {
 
-model::Model model_for(const std::string& cpu_override) {
-  return model::select_model(model::default_model_dir(), cpu::read_cpuid(), cpu_override);
+model::Model model_for(const std::string& cpu_override, const std::string& metrics_file) {
+  return choose_model(cpu::read_cpuid(), cpu_override, metrics_file);
 }
 
 std::string join(const std::vector<std::string>& items) {
@@ -44,8 +45,8 @@ std::vector<std::string> definitions_used(const model::Model& model, const expr:
   return lines;
 }
 
-int run_list(const std::string& cpu) {
-  model::Model model = model_for(cpu);
+int run_list(const std::string& cpu, const std::string& metrics_file) {
+  model::Model model = model_for(cpu, metrics_file);
   std::string out = fmt::format("{} ({})\n\n", model.title, model.name);
   out += fmt::format("  {:<34} {:>5}  {:<16} {:<8} {:<40} {}\n", "Node", "Level", "Domain", "Area", "Threshold",
                      "Vendor metric");
@@ -65,8 +66,8 @@ int run_list(const std::string& cpu) {
   return 0;
 }
 
-int run_describe(const std::string& name, const std::string& cpu) {
-  model::Model model = model_for(cpu);
+int run_describe(const std::string& name, const std::string& cpu, const std::string& metrics_file) {
+  model::Model model = model_for(cpu, metrics_file);
   const model::Node* node = model.find(name);
   if (!node) {
     throw Error("model " + model.name + " has no node or Info metric '" + name + "'; `topdown list` shows them");

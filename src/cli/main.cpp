@@ -23,6 +23,33 @@ void add_report_options(CLI::App& command, topdown::cli::ReportOptions& report) 
   command.add_option("-o,--output", report.output, "Write the report to FILE (whole or not at all)");
 }
 
+void add_metrics_file_option(CLI::App& command, std::string& file) {
+  command.add_option("--metrics-file", file,
+                     "Tree and Info metrics from perf's metric JSON (<cpu>-metrics.json) on the --cpu model's CPU");
+}
+
+// Where and how `stat` counts: intervals, processes, CPUs, reruns.
+void add_live_options(CLI::App& command, topdown::cli::StatOptions& stat) {
+  command.add_option("--model", stat.model_file, "Use the model in FILE (docs/model-format.md)")
+      ->check(CLI::ExistingFile)
+      ->excludes("--cpu");
+  auto* interval = command.add_option("-I,--interval", stat.interval_ms, "Report every MS milliseconds, then the whole run")
+                       ->check(CLI::Range(10, 3'600'000));
+  command.add_flag("--columns", stat.report.columns, "One line per report: time and level 1 (for terminals)")
+      ->excludes("--csv")
+      ->excludes("--json");
+  command.add_flag("-a,--all-cpus", stat.system_wide, "Count everything on every online CPU");
+  command.add_option("-C,--cpus", stat.cpu_list, "Count everything on these CPUs (0-3,6)");
+  command.add_option("-p,--pid", stat.pids, "Count these running processes (PID[,PID])")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
+  auto* user = command.add_option(
+      "--user", stat.user, "Run the command as this user (needs root; under sudo the default is the user who ran sudo)");
+  command.add_flag("--keep-root", stat.keep_root, "Under sudo, run the command as root too")->excludes(user);
+  command.add_flag("--no-multiplex", stat.no_multiplex, "Run the command once per counter group and combine the runs")
+      ->excludes(interval);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -35,6 +62,7 @@ int main(int argc, char** argv) {
   auto* stat_command = app.add_subcommand("stat", "Run a command and show its top-down breakdown");
   add_report_options(*stat_command, stat.report);
   stat_command->add_option("--cpu", stat.cpu, "Use the model for this CPU (see `topdown list --cpu`)");
+  add_metrics_file_option(*stat_command, stat.metrics_file);
   stat_command->add_option("--counters", stat.counters, "Usable general counters (overrides the health check)")
       ->check(CLI::Range(1, 64));
   std::vector<std::string> event_lists;
@@ -43,8 +71,12 @@ int main(int argc, char** argv) {
   stat_command->add_flag("--print-perf", stat.print_perf, "Print the perf stat command that collects the same, and exit");
   stat_command->add_option("--smt", stat.smt, "Plan for SMT on or off (default: this machine's)")
       ->check(CLI::IsMember({"on", "off"}));
+  stat_command->add_option("--perf-metrics", stat.perf_metrics,
+                           "Level 1-2 from Intel's PERF_METRICS register or general counters (default: on where the kernel offers it)")
+      ->check(CLI::IsMember({"on", "off"}));
   stat_command->add_flag("--info", stat.all_info, "All Info metrics, even if their events need more groups");
   stat_command->add_flag("--kernel", stat.include_kernel, "Also count in the kernel (needs perf_event_paranoid <= 1)");
+  add_live_options(*stat_command, stat);
   stat_command->prefix_command();
 
   ImportOptions imported;
@@ -52,22 +84,40 @@ int main(int argc, char** argv) {
   import_command->add_option("file", imported.file, "perf stat -x output or counts file (README)")->required();
   add_report_options(*import_command, imported.report);
   import_command->add_option("--cpu", imported.cpu, "Use the model for this CPU (default: this machine's)");
+  add_metrics_file_option(*import_command, imported.metrics_file);
   import_command->add_option("--smt", imported.smt, "SMT of the measured machine (default: the file's)")
+      ->check(CLI::IsMember({"on", "off"}));
+  import_command->add_option("--perf-metrics", imported.perf_metrics,
+                             "Whether the counts came from Intel's PERF_METRICS (default: when the file has its events)")
       ->check(CLI::IsMember({"on", "off"}));
   import_command->add_flag("--info", imported.all_info, "All Info metrics, even without their events");
   import_command->add_flag("--per-interval", imported.per_interval, "One report per perf stat -I interval");
+  auto* per_thread = import_command->add_flag_callback(
+      "--per-thread", [&] { imported.per = "thread"; }, "One report per CPU (perf stat -A rows) or thread");
+  auto* per_core = import_command->add_flag_callback(
+      "--per-core", [&] { imported.per = "core"; }, "One report per core (per-CPU or per-core rows)");
+  auto* per_socket = import_command->add_flag_callback(
+      "--per-socket", [&] { imported.per = "socket"; }, "One report per socket");
+  per_thread->excludes(per_core)->excludes(per_socket);
+  per_core->excludes(per_socket);
+  import_command->add_option("--topology", imported.topology,
+                             "lscpu -p=CPU,CORE,SOCKET output of the measured machine (default: this machine's)");
 
   auto* info_command = app.add_subcommand("info", "Show the CPU, its PMU and the model topdown would use");
 
   std::string list_cpu;
   auto* list_command = app.add_subcommand("list", "Print a model's tree and Info metrics");
   list_command->add_option("--cpu", list_cpu, "Model to list (default: this CPU's)");
+  std::string list_metrics_file;
+  add_metrics_file_option(*list_command, list_metrics_file);
 
   std::string describe_node;
   std::string describe_cpu;
   auto* describe_command = app.add_subcommand("describe", "Explain one node or Info metric");
   describe_command->add_option("node", describe_node, "Node name (TMA or vendor name)")->required();
   describe_command->add_option("--cpu", describe_cpu, "Model to use (default: this CPU's)");
+  std::string describe_metrics_file;
+  add_metrics_file_option(*describe_command, describe_metrics_file);
 
   // Everything after "--" is the workload, untouched by option parsing.
   int own_argc = argc;
@@ -97,8 +147,8 @@ int main(int argc, char** argv) {
     }
     if (*import_command) return run_import(imported);
     if (*info_command) return run_info();
-    if (*list_command) return run_list(list_cpu);
-    if (*describe_command) return run_describe(describe_node, describe_cpu);
+    if (*list_command) return run_list(list_cpu, list_metrics_file);
+    if (*describe_command) return run_describe(describe_node, describe_cpu, describe_metrics_file);
   } catch (const topdown::collect::CommandNotStarted& error) {
     std::fprintf(stderr, "topdown: %s\n", error.what());
     return error.exit_status();

@@ -4,19 +4,18 @@
 #include "cli/context.h"
 #include "cli/output.h"
 #include "cli/perf_command.h"
-#include "cli/render.h"
-#include "collect/collect.h"
-#include "eval/evaluate.h"
-#include "report/report.h"
+#include "cli/stat_run.h"
 #include "schedule/plan.h"
 
 namespace topdown::cli {
 
 int run_stat(const StatOptions& options) {
-  Context context = make_context(options.cpu);
+  Context context = make_context(options.cpu, options.metrics_file, options.model_file);
   const bool this_machine = context.model.matches(context.cpu.id);
   model::RunVariables vars;
   vars.smt_enabled = options.smt.empty() ? context.cpu.smt_enabled : options.smt == "on";
+  vars.perf_metrics = use_perf_metrics(context, options.perf_metrics);
+  if (this_machine) vars.online_cpus = context.cpu.online_cpus;
   schedule::Selection selection;
   selection.max_level = options.report.level;
   selection.extra_events = options.extra_events;
@@ -40,31 +39,12 @@ int run_stat(const StatOptions& options) {
                 " CPUs (" + context.model.title + "), whose events this " + cpu::vendor_name(context.cpu.id.vendor) +
                 " CPU cannot count; use --print-perf or --print-groups with it, or leave out --cpu");
   }
-  if (options.command.empty()) throw Error("no command to measure; usage: topdown stat [options] -- CMD [ARGS...]");
-
-  std::vector<collect::CounterGroup> groups;
-  for (const auto& group : plan.groups) groups.push_back({group.events});
-  collect::Options collect_options;
-  collect_options.include_kernel = options.include_kernel;
-  collect::WorkloadResult result = collect::run_workload(options.command, groups, collect_options);
-  result.sample.duration_s = result.elapsed_s;
-
-  eval::Options eval_options;
-  eval_options.vars = vars;
-  eval_options.identities = plan.identities;
-  eval::Evaluation evaluation = eval::evaluate(context.model, plan.nodes, result.sample, eval_options);
-
-  report::RunInfo run;
-  run.model_name = context.model.name;
-  run.model_title = context.model.title;
-  run.command = options.command;
-  run.elapsed_s = result.elapsed_s;
-  run.exit_code = result.exit_code;
-  run.groups = static_cast<int>(plan.groups.size());
-  run.multiplexed = plan.multiplexed();
-  run.extra_events = options.extra_events;
-  emit(options.report.output, render_report(options.report, evaluation, result.sample, run));
-  return result.exit_code;
+  const bool has_target =
+      !options.command.empty() || !options.pids.empty() || options.system_wide || !options.cpu_list.empty();
+  if (!has_target) {
+    throw Error("no command to measure; usage: topdown stat [options] -- CMD [ARGS...] (or -p PID, or -a)");
+  }
+  return count_and_report(options, context, plan, vars);
 }
 
 }  // namespace topdown::cli

@@ -2,7 +2,7 @@
 
 namespace topdown::collect {
 
-perf_event_attr make_attr(const events::Encoding& encoding, const Options& options, bool is_leader) {
+perf_event_attr make_attr(const events::Encoding& encoding, const Options& options, bool is_leader, Start start) {
   perf_event_attr attr{};
   attr.size = sizeof(attr);
   attr.type = encoding.type;
@@ -19,7 +19,7 @@ perf_event_attr make_attr(const events::Encoding& encoding, const Options& optio
   attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
   attr.inherit = options.count_children ? 1 : 0;
   attr.disabled = is_leader ? 1 : 0;
-  attr.enable_on_exec = is_leader ? 1 : 0;
+  attr.enable_on_exec = is_leader && start == Start::OnExec ? 1 : 0;
   return attr;
 }
 

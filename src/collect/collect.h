@@ -1,14 +1,20 @@
 #pragma once
 // Live collection: count events with perf_event_open on a workload that
-// topdown starts itself, from its exec to its exit.
+// topdown starts itself (from its exec to its exit), on running processes or
+// on CPUs, as a whole or interval by interval.
 #include <linux/perf_event.h>
+#include <sys/types.h>
 
 #include <cerrno>
+#include <chrono>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "collect/run_as.h"
 #include "common/error.h"
 #include "counts/counts.h"
 #include "events/event.h"
@@ -24,13 +30,43 @@ struct CounterGroup {
 struct Options {
   bool count_children = true;   // inherit to threads and child processes
   bool include_kernel = false;  // user space only by default: works with perf_event_paranoid=2
+  std::optional<Identity> run_as;  // who the workload runs as (choose_identity); nullopt: as topdown
 };
 
 struct WorkloadResult {
   counts::Sample sample;      // per Encoding::name: summed value, time_enabled, time_running
-  int exit_code = 0;          // the workload's exit status, or 128+signal when killed
-  std::optional<int> signal;  // the signal that killed it
-  double elapsed_s = 0;       // wall time from exec to exit
+  // The workload's exit status, or 128+signal when a signal killed it.
+  // Without a workload: 0, or 128+signal when SIGINT/SIGTERM ended counting.
+  int exit_code = 0;
+  std::optional<int> signal;      // the signal that killed the workload
+  std::optional<int> stopped_by;  // SIGINT or SIGTERM that topdown received while counting
+  double elapsed_s = 0;           // wall time from exec (or the start of counting) to the end
+};
+
+// What is counted. With a command and nothing else, the command from its
+// exec to its exit, with its threads and children. With pids or CPUs, those
+// are counted instead, for as long as the command runs when there is one,
+// else until the processes have exited (pids) or SIGINT/SIGTERM (CPUs).
+struct Target {
+  std::vector<std::string> command;  // run by topdown (execvp, no shell)
+  std::vector<pid_t> pids;           // running processes: every thread, and what they start from now on
+  std::vector<int> cpus;             // everything on these CPUs (system-wide)
+};
+
+// One interval's counts: how much each counter advanced (value,
+// time_enabled and time_running deltas) and sample.duration_s, the
+// interval's length. Adding up the intervals gives the whole run's sample.
+struct Interval {
+  counts::Sample sample;
+  double time_s = 0;  // end of the interval, seconds since counting started (microsecond resolution)
+};
+using IntervalCallback = std::function<void(const Interval&)>;
+
+struct IntervalOptions {
+  std::chrono::milliseconds period{0};  // 0: no intervals
+  // Called on the collecting thread after each period and once more for the
+  // last, shorter interval (when anything was counted in it).
+  IntervalCallback on_interval;
 };
 
 // The command could not be started. Its exit_status() follows env(1) and
@@ -48,16 +84,49 @@ class CommandNotStarted : public Error {
 // waits, then lets it execvp(argv) (no shell). Counters are enabled by the
 // exec, so only the workload (with its threads and children) is counted.
 // Waits for it, reads each counter and returns the counts. The workload's
-// stdin/stdout/stderr are inherited; SIGINT and SIGTERM sent to topdown
-// meanwhile are forwarded to it. With no groups it just runs the command.
+// stdin/stdout/stderr are inherited. SIGINT and SIGTERM that another process
+// sends to topdown meanwhile are forwarded to it (a Ctrl-C at the terminal
+// reaches it directly). With no groups it just runs the command.
 // Throws topdown::Error when the command cannot be run or a counter cannot
 // be opened (see explain_open_failure); the child is always reaped.
+// The same as collect(Target{argv}, groups, options).
 WorkloadResult run_workload(const std::vector<std::string>& argv, const std::vector<CounterGroup>& groups,
                             const Options& options = {});
 
+// Counts `target`: opens every group on it (per thread of each pid, or per
+// CPU), starts the command if there is one, and reads all counters every
+// `intervals.period`. SIGINT and SIGTERM end counting: without a command at
+// once, with one when the command has exited (they are passed on to it as
+// run_workload says). Throws like run_workload, and Error for a pid that
+// does not exist or a target with nothing to count.
+WorkloadResult collect(const Target& target, const std::vector<CounterGroup>& groups, const Options& options,
+                       const IntervalOptions& intervals = {});
+
+// --no-multiplex: runs the command once per group, so that no group ever
+// shares the counters with another, and combines the runs.
+struct CombinedRuns {
+  WorkloadResult result;          // every run's events; elapsed_s the runs' mean
+  std::vector<double> elapsed_s;  // each run's, in order
+};
+// Stops early (fewer runs than groups) when a run was interrupted by a
+// signal. Throws Error when `target` has no command to rerun.
+CombinedRuns run_once_per_group(const Target& target, const std::vector<CounterGroup>& groups, const Options& options);
+// Each event from the run that counted it; the exit status of the last run.
+CombinedRuns combine_runs(const std::vector<WorkloadResult>& runs);
+
+// The CPUs of a -C list ("0-3,6"), checked against the online CPUs; all
+// online CPUs for an empty list. Throws Error naming the list.
+std::vector<int> select_cpus(std::string_view list,
+                             const std::filesystem::path& cpu_dir = "/sys/devices/system/cpu");
+
+// When a group's counting starts: at the workload's exec, or when collect
+// enables it (attached processes, CPUs).
+enum class Start { OnExec, OnEnable };
+
 // The perf_event_attr for one event. Only a group leader is created disabled
-// and enabled by exec; members follow their leader.
-perf_event_attr make_attr(const events::Encoding& encoding, const Options& options, bool is_leader);
+// and enabled by exec (or by collect); members follow their leader.
+perf_event_attr make_attr(const events::Encoding& encoding, const Options& options, bool is_leader,
+                          Start start = Start::OnExec);
 
 // True when the kernel exposes a core CPU PMU ("cpu", or "cpu_core"/"cpu_atom"
 // on hybrid Intel) under `sysfs_devices`.

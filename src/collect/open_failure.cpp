@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 
 #include "collect/collect.h"
@@ -14,6 +15,42 @@ bool pmu_available(const std::filesystem::path& sysfs_devices) {
   }
   return false;
 }
+
+namespace {
+
+// What kernel.perf_event_paranoid allows a user without CAP_PERFMON, and so
+// what to change. Levels above 2 come from distribution patches (Debian 3,
+// Ubuntu 4): no perf_event_open at all.
+std::string not_permitted(const events::Encoding& encoding, const std::string& paranoid) {
+  int level = 0;
+  const char* end = paranoid.data() + paranoid.size();
+  const auto [stop, error] = std::from_chars(paranoid.data(), end, level);
+  if (paranoid.empty() || error != std::errc() || stop != end) {
+    return "not permitted (kernel.perf_event_paranoid is unreadable); allow it with 'sudo sysctl "
+           "kernel.perf_event_paranoid=1' or give topdown CAP_PERFMON";
+  }
+  if (level >= 3) {
+    return fmt::format(
+        "not permitted: kernel.perf_event_paranoid is {}, which forbids performance counters to users without "
+        "CAP_PERFMON; allow counting user space with 'sudo sysctl kernel.perf_event_paranoid=2', or run topdown "
+        "with sudo",
+        level);
+  }
+  if (level == 2) {
+    return fmt::format(
+        "not permitted: kernel.perf_event_paranoid is 2, which allows counting only user space of your own "
+        "processes{}; leave out --kernel, kernel-only events (:SUP) and -a/-C, or allow kernel counting with "
+        "'sudo sysctl kernel.perf_event_paranoid=1'",
+        encoding.exclude_user ? " and this event counts only the kernel" : "");
+  }
+  return fmt::format(
+      "not permitted although kernel.perf_event_paranoid is {}: counting whole CPUs (-a, -C) needs 0 or less, "
+      "and a security module (SELinux, AppArmor) or a container's seccomp filter may forbid perf_event_open; run "
+      "topdown with sudo or give it CAP_PERFMON",
+      level);
+}
+
+}  // namespace
 
 std::string explain_open_failure(int err, const events::Encoding& encoding, const std::filesystem::path& sysfs_devices,
                                  const std::string& paranoid) {
@@ -34,10 +71,7 @@ std::string explain_open_failure(int err, const events::Encoding& encoding, cons
           event, std::strerror(err));
     case EACCES:
     case EPERM:
-      return fmt::format(
-          "{}: not permitted (kernel.perf_event_paranoid is {}); allow it with 'sudo sysctl "
-          "kernel.perf_event_paranoid=1' or give topdown CAP_PERFMON",
-          event, paranoid.empty() ? "unreadable" : paranoid);
+      return event + ": " + not_permitted(encoding, paranoid);
     case EINVAL:
       return event +
              ": the kernel rejected this encoding; check the event's umask, cmask and modifiers for "

@@ -1,9 +1,14 @@
 #include "counts/counts.h"
 
+#include <charconv>
+#include <cmath>
+
 namespace topdown::counts {
 
+bool Count::valid() const { return std::isfinite(value) && value >= 0; }
+
 std::optional<double> Count::scaled() const {
-  if (time_running == 0) return std::nullopt;
+  if (time_running == 0 || !valid()) return std::nullopt;
   if (time_running >= time_enabled) return value;
   return value * static_cast<double>(time_enabled) / static_cast<double>(time_running);
 }
@@ -18,6 +23,24 @@ void Sample::add(const std::string& event, const Count& count) {
   total.value += count.value;
   total.time_enabled += count.time_enabled;
   total.time_running += count.time_running;
+}
+
+namespace {
+constexpr std::string_view kGroupMark = ":group";
+}  // namespace
+
+std::string group_copy_name(std::string_view event, int group) {
+  return std::string(event) + std::string(kGroupMark) + std::to_string(group);
+}
+
+std::optional<GroupCopy> parse_group_copy(std::string_view name) {
+  const size_t mark = name.rfind(kGroupMark);
+  if (mark == std::string_view::npos || mark == 0) return std::nullopt;
+  const std::string_view digits = name.substr(mark + kGroupMark.size());
+  int group = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), group);
+  if (digits.empty() || error != std::errc() || end != digits.data() + digits.size() || group < 1) return std::nullopt;
+  return GroupCopy{name.substr(0, mark), group};
 }
 
 }  // namespace topdown::counts

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace topdown::counts {
 
@@ -16,7 +17,11 @@ struct Count {
   double running_share() const {
     return time_enabled == 0 ? 0.0 : static_cast<double>(time_running) / static_cast<double>(time_enabled);
   }
-  // value extrapolated to the whole enabled time; nullopt when never counted.
+  // A count can be below 0 or not finite only when something went wrong: a
+  // counter that went backwards between two reads, or sums that overflowed.
+  bool valid() const;
+  // value extrapolated to the whole enabled time; nullopt when never counted
+  // (time_running 0) or not valid().
   std::optional<double> scaled() const;
 };
 
@@ -27,5 +32,17 @@ struct Sample {
   const Count* find(std::string_view event) const;
   void add(const std::string& event, const Count& count);  // sums value and times
 };
+
+// When counter groups rotate, an event that several groups need is counted
+// in each of them (schedule::make_plan), so that a node is computed from the
+// counts of one group, taken over the same time. The copy in group `group`
+// (1-based, the plan's order) is named "EVENT:groupN"; the first stays EVENT.
+std::string group_copy_name(std::string_view event, int group);
+// The event and group of a copy's name; nullopt for any other name.
+struct GroupCopy {
+  std::string_view event;
+  int group = 0;
+};
+std::optional<GroupCopy> parse_group_copy(std::string_view name);
 
 }  // namespace topdown::counts

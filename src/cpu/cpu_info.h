@@ -34,6 +34,9 @@ struct CpuInfo {
   // General counters that really count (health check); nullopt when the
   // check could not run (no PMU, not permitted).
   std::optional<int> working_counters;
+  // The kernel offers Intel's PERF_METRICS fields as events (topdown-retiring
+  // and the others; Ice Lake and later).
+  bool topdown_metrics = false;
 
   const PmuInfo* find_pmu(std::string_view name) const;
   bool has_core_pmu() const;  // "cpu" (or "cpu_core") PMU present

@@ -63,7 +63,11 @@ CpuInfo detect(const fs::path& sysfs_root, const fs::path& procfs_root) {
   const fs::path cpu_dir = sysfs_root / "devices" / "system" / "cpu";
   info.online_cpus = count_online_cpus(cpu_dir);
   info.smt_enabled = smt_active(cpu_dir);
-  info.pmus = list_pmus(sysfs_root / "bus" / "event_source" / "devices");
+  const fs::path devices = sysfs_root / "bus" / "event_source" / "devices";
+  info.pmus = list_pmus(devices);
+  for (const char* core : {"cpu", "cpu_core"}) {
+    info.topdown_metrics = info.topdown_metrics || fs::exists(devices / core / "events" / "topdown-retiring");
+  }
   info.perf_event_paranoid =
       read_first_line(procfs_root / "sys" / "kernel" / "perf_event_paranoid").value_or("");
   info.reported_counters = general_counters(info.id.vendor, read_counter_leaves());

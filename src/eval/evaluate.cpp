@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -11,13 +12,35 @@
 namespace topdown::eval {
 namespace {
 
-double counted_share_of(const std::set<std::string>& events, const counts::Sample& sample) {
+double counted_share_of(const std::set<std::string>& events, const SampleScope& scope) {
   double share = 1.0;
   for (const auto& event : events) {
-    if (const counts::Count* count = sample.find(event)) share = std::min(share, count->running_share());
+    if (const counts::Count* count = scope.count_of(event)) share = std::min(share, count->running_share());
   }
   return share;
 }
+
+// One scope per counter group that nodes are computed from: a node's
+// references to other nodes are then computed from the same group's counts.
+class GroupScopes {
+ public:
+  GroupScopes(const model::Dependencies& deps, const counts::Sample& sample, const Options& options)
+      : deps_(deps), sample_(sample), options_(options) {}
+
+  const SampleScope& of(std::string_view node) {
+    const auto group = options_.node_groups.find(node);
+    const int index = group == options_.node_groups.end() ? 0 : group->second;
+    auto it = scopes_.find(index);
+    if (it == scopes_.end()) it = scopes_.try_emplace(index, deps_, sample_, options_.vars, index).first;
+    return it->second;
+  }
+
+ private:
+  const model::Dependencies& deps_;
+  const counts::Sample& sample_;
+  const Options& options_;
+  std::map<int, SampleScope> scopes_;
+};
 
 void check_reference_events(const model::Model& model, const model::Dependencies& deps, const counts::Sample& sample,
                             std::vector<std::string>& warnings) {
@@ -33,6 +56,17 @@ void check_reference_events(const model::Model& model, const model::Dependencies
                            "does not count; values that divide by it are n/a");
       }
     }
+  }
+}
+
+void check_invalid_counts(const counts::Sample& sample, std::vector<std::string>& warnings) {
+  for (const auto& [name, count] : sample.events) {
+    if (count.valid()) continue;
+    const std::string what = std::isfinite(count.value)
+                                 ? fmt::format("the negative count {} (the counter went backwards between two reads)",
+                                               count.value)
+                                 : std::string("a count that is not a finite number (a sum that overflowed)");
+    warnings.push_back("event " + name + " has " + what + "; values that use it are n/a");
   }
 }
 
@@ -53,7 +87,7 @@ const NodeResult* Evaluation::bottleneck() const {
 Evaluation evaluate(const model::Model& model, const std::vector<std::string>& nodes, const counts::Sample& sample,
                     const Options& options) {
   model::Dependencies deps(model, options.vars, options.identities);
-  SampleScope scope(deps, sample, options.vars);
+  GroupScopes scopes(deps, sample, options);
   Evaluation result;
   for (const auto& [name, count] : sample.events) {
     result.counted_share = std::min(result.counted_share, count.running_share());
@@ -66,12 +100,15 @@ Evaluation evaluate(const model::Model& model, const std::vector<std::string>& n
     if (!node) throw Error("model " + model.name + " has no node '" + name + "'; see `topdown list`");
     NodeResult r;
     r.node = node;
+    const SampleScope& scope = scopes.of(node->name);
     const auto& events = deps.events_of(node->name);
     for (const auto& event : events) {
-      if (!sample.find(event)) r.missing_events.push_back(event);
+      // Present but never on a counter (time_running 0) or not a valid count: as good as missing.
+      const counts::Count* count = scope.count_of(event);
+      if (!count || !count->scaled()) r.missing_events.push_back(event);
     }
     r.value = scope.node_value(node->name);
-    r.counted_share = counted_share_of(events, sample);
+    r.counted_share = counted_share_of(events, scope);
     r.multiplexed = r.counted_share < 1.0;
     r.unreliable = r.counted_share < options.min_counted_share;
     r.out_of_range = r.value && is_fraction_domain(*node) && (*r.value < 0 || *r.value > 1);
@@ -93,6 +130,7 @@ Evaluation evaluate(const model::Model& model, const std::vector<std::string>& n
     }
   }
   check_reference_events(model, deps, sample, result.warnings);
+  check_invalid_counts(sample, result.warnings);
   mark_bottleneck(result.nodes);
   return result;
 }

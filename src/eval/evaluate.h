@@ -2,6 +2,7 @@
 // Evaluation: node values, thresholds and the bottleneck, from one sample of
 // counts. A pure function of (model, counts, run facts), so every rule here is
 // testable with synthetic counts.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,7 +31,15 @@ struct NodeResult {
 struct Options {
   model::RunVariables vars;
   model::IdentityChoice identities;  // as the plan chose
-  double min_counted_share = 0.25;   // below this a multiplexed value is unreliable
+  // When counter groups rotate (schedule::Plan::node_groups): the group whose
+  // counts a node is computed from, so that its ratios compare counts of the
+  // same time slices. Its events are read from that group's copies
+  // (counts::group_copy_name) where the sample has them, else under their
+  // own names. Nodes not listed read every event under its own name.
+  std::map<std::string, int, std::less<>> node_groups;
+  // Below this share of the run a node's value is unreliable: marked `?` in
+  // text and "unreliable" in CSV and JSON (README.md).
+  double min_counted_share = 0.25;
   double level1_tolerance = 0.05;    // |sum of level 1 - 1| beyond this is suspicious
 };
 

@@ -45,10 +45,17 @@ expr::Value SampleScope::lookup(std::string_view name) const {
     case Kind::Verdict:
       throw Error("'" + std::string(name) + "' may only be used in a threshold");
     case Kind::Event:
-      if (const counts::Count* count = sample_.find(name)) return count->scaled();
+      if (const counts::Count* count = count_of(name)) return count->scaled();
       return std::nullopt;
   }
   return std::nullopt;
+}
+
+const counts::Count* SampleScope::count_of(std::string_view event) const {
+  if (group_ > 0) {
+    if (const counts::Count* copy = sample_.find(counts::group_copy_name(event, group_))) return copy;
+  }
+  return sample_.find(event);
 }
 
 expr::Value SampleScope::node_value(std::string_view name) const { return memoised(name, deps_.formula(name)); }

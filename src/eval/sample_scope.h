@@ -11,10 +11,16 @@ namespace topdown::eval {
 
 class SampleScope final : public expr::Scope {
  public:
-  SampleScope(const model::Dependencies& deps, const counts::Sample& sample, const model::RunVariables& vars)
-      : deps_(deps), sample_(sample), vars_(vars) {}
+  // With a `group` (1-based), an event is read from that group's copy
+  // (counts::group_copy_name) where the sample has one.
+  SampleScope(const model::Dependencies& deps, const counts::Sample& sample, const model::RunVariables& vars,
+              int group = 0)
+      : deps_(deps), sample_(sample), vars_(vars), group_(group) {}
 
   expr::Value lookup(std::string_view name) const override;
+
+  // The count an event is read from; nullptr when it was not counted.
+  const counts::Count* count_of(std::string_view event) const;
 
   // A node's value (memoised: nodes refer to each other a lot).
   expr::Value node_value(std::string_view name) const;
@@ -30,6 +36,7 @@ class SampleScope final : public expr::Scope {
   const model::Dependencies& deps_;
   const counts::Sample& sample_;
   const model::RunVariables& vars_;
+  int group_;
   mutable std::map<std::string, expr::Value, std::less<>> memo_;
   mutable std::map<std::string, bool, std::less<>> verdicts_;
 };

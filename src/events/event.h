@@ -37,6 +37,13 @@ struct Encoding {
   // general counter.
   std::optional<int> fixed_counter;
   bool uncore = false;  // counted per socket, not per thread
+  // One of Intel's PERF_METRICS fields (Ice Lake on): it takes no counter,
+  // reads as slots, and must be in a group led by TOPDOWN.SLOTS.
+  bool topdown_metric = false;
+  // The count of the whole core, both SMT threads (":percore"): the same
+  // counter, added up over the core's CPUs when counting per CPU. Counting
+  // one process it is only the process's own count.
+  bool percore = false;
   std::string source;   // "raw", "sysfs", "libpfm4", "table:<name>"
 
   // perf command-line spelling: "cpu/config=0x100003c,config1=0x..,name=.../"
@@ -68,8 +75,10 @@ class Resolver {
   //   pmu/term=value,.../[mods]     perf PMU syntax, terms from sysfs format
   //                                 files (built-in x86 core layout if absent)
   //   pmu/name/                     a sysfs named event of that PMU
-  //   NAME[:mod...]                 our tables, then libpfm4, then sysfs
-  //                                 named events of the core PMU
+  //   NAME[:mod...]                 our tables, then perf's software events
+  //                                 (task-clock, page-faults, ...), then
+  //                                 libpfm4, then sysfs named events of the
+  //                                 core PMU
   // Modifiers (TMA style): :cN cmask, :iN invert, :eN edge, :uXX umask,
   // :SUP kernel only, :USER user only, :p/:pp/:ppp precise.
   // Throws topdown::Error "unknown event 'X' for <cpu>: ..." when nothing knows it.

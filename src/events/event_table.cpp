@@ -51,11 +51,13 @@ void read_attribute(const Token& token, TableEntry& entry, const SourceLocation&
         if (counter >= 64) throw Error("counter " + std::to_string(counter) + " is beyond 63");
         entry.counter_mask |= 1ull << counter;
       }
+    } else if (key == "topdown_metric" && equals == std::string_view::npos) {
+      entry.topdown_metric = true;
     } else if (key == "fixed" && !value.empty()) {
       entry.fixed_counter = static_cast<int>(parse_number(value, "fixed"));
     } else {
       throw Error("unknown attribute '" + std::string(token.text) +
-                  "'; use counters=0-3, fixed=N or uncore");
+                  "'; use counters=0-3, fixed=N, uncore or topdown_metric");
     }
   } catch (const ParseError&) {
     throw;

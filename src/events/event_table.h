@@ -21,6 +21,7 @@ struct TableEntry {
   uint64_t counter_mask = ~0ull;
   std::optional<int> fixed_counter;
   bool uncore = false;
+  bool topdown_metric = false;
   SourceLocation where;             // the name
   SourceLocation definition_where;  // the definition
 };

@@ -46,6 +46,20 @@ bool parse_modifier(std::string_view item, Modifiers& modifiers) {
     modifiers.exclude_kernel = true;
     return true;
   }
+  if (item == "percore") {
+    modifiers.percore = true;
+    return true;
+  }
+  // perfmon's spelling of an OFFCORE_RESPONSE event with another MSR value;
+  // model formulas escape its '=' as "\=".
+  for (std::string_view prefix : {"ocr_msr_val=", "ocr_msr_val\\="}) {
+    if (item.starts_with(prefix)) {
+      const std::string_view digits = item.substr(prefix.size());
+      if (!digits.starts_with("0x") || !all_of(digits.substr(2), kHex)) return false;
+      modifiers.offcore_response = parse_number(digits, item);
+      return true;
+    }
+  }
   if (item.size() < 2) return parse_perf_letters(item, modifiers);
   switch (item[0]) {
     case 'c':
@@ -122,6 +136,8 @@ void apply_modifiers(const Modifiers& modifiers, const PmuFormat& format, Encodi
                 ":SUP/:k and :USER/:u");
   }
   if (modifiers.precise > 0) encoding.precise = modifiers.precise;
+  encoding.percore = encoding.percore || modifiers.percore;
+  if (modifiers.offcore_response) encoding.config1 = *modifiers.offcore_response;
 }
 
 }  // namespace topdown::events

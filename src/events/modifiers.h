@@ -1,6 +1,6 @@
 #pragma once
 // Event modifiers: TMA style (":c1", ":i1", ":e1", ":u0xE4", ":SUP", ":USER",
-// ":p") and perf style ("u", "k", "pp", also combined as "upp").
+// ":p", ":percore", ":ocr_msr_val=0x10003c0001") and perf style ("u", "k", "pp", also combined as "upp").
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -18,6 +18,8 @@ struct Modifiers {
   bool exclude_user = false;
   bool exclude_kernel = false;
   int precise = 0;
+  bool percore = false;
+  std::optional<uint64_t> offcore_response;  // ":ocr_msr_val=0x..": the OFFCORE_RESPONSE MSR value
 };
 
 // Adds one modifier item (without its ':') to `modifiers`; false, leaving

@@ -8,6 +8,7 @@
 #include "events/modifiers.h"
 #include "events/pfm_events.h"
 #include "events/raw_syntax.h"
+#include "events/software_events.h"
 #include "events/sysfs_events.h"
 
 namespace topdown::events {
@@ -69,6 +70,7 @@ struct Resolver::Impl {
     encoding.name = entry.name;
     encoding.counter_mask = entry.counter_mask;
     encoding.fixed_counter = entry.fixed_counter;
+    encoding.topdown_metric = entry.topdown_metric;
     encoding.uncore = encoding.uncore || entry.uncore;
     encoding.source = "table:" + table_name;
     return encoding;
@@ -108,6 +110,10 @@ struct Resolver::Impl {
       encoding.name = std::string(requested);
       return encoding;
     }
+    if (auto software = software_event(base)) {
+      software->name = std::string(requested);
+      return software;
+    }
     if (!pfm_pmu.empty()) {
       if (const auto pfm = pfm_encode(pfm_pmu, base)) {
         Encoding encoding = core_encoding(requested, "libpfm4");
@@ -139,7 +145,7 @@ struct Resolver::Impl {
     const std::string_view base = strip_modifiers(name, modifiers);
     auto encoding = find_named(base, name);
     if (!encoding) throw Error(unknown_message(name));
-    apply_modifiers(modifiers, pmus.format(encoding->pmu), *encoding);
+    apply_modifiers(modifiers, pmus.modifier_format(*encoding), *encoding);
     return std::move(*encoding);
   }
 

@@ -37,6 +37,11 @@ PmuFormat SysfsPmus::format(std::string_view pmu) const {
   return none;
 }
 
+PmuFormat SysfsPmus::modifier_format(const Encoding& encoding) const {
+  if (encoding.type == Encoding::kAbsentPmu) return PmuFormat::builtin_x86_core(vendor_);
+  return format(encoding.pmu);
+}
+
 std::optional<std::string> SysfsPmus::named_event(std::string_view pmu,
                                                   std::string_view name) const {
   if (name.empty() || name.find('/') != std::string_view::npos) return std::nullopt;

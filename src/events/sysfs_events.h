@@ -23,6 +23,10 @@ class SysfsPmus {
   uint32_t type(std::string_view pmu) const;
   // The core PMU falls back to the built-in x86 layout when sysfs has none.
   PmuFormat format(std::string_view pmu) const;
+  // The format that packs modifiers (:c1 ...) onto `encoding`: an event of a
+  // PMU this machine lacks (another CPU's uncore) uses the layout encode()
+  // gave its terms.
+  PmuFormat modifier_format(const Encoding& encoding) const;
   // The terms of <pmu>/events/<name>, e.g. "event=0x3c,umask=0x00".
   std::optional<std::string> named_event(std::string_view pmu, std::string_view name) const;
 

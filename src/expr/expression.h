@@ -84,6 +84,15 @@ class Expression {
   // Every identifier the expression still refers to.
   std::set<std::string> identifiers() const;
 
+  // Top-down rewrite: `replace` sees the whole expression, then each part of
+  // what it did not replace; where it returns an expression, that takes the
+  // part's place. Used to translate perf's metric files (its literals, a
+  // threshold's own name to `this`, a parent's whole threshold to parent_over).
+  Expression rewrite(const std::function<std::optional<Expression>(const Expression&)>& replace) const;
+
+  // The name when the whole expression is one identifier.
+  std::optional<std::string> identifier() const;
+
   bool is_constant() const;  // no identifiers left
   // Canonical text that parses back to an equal tree. An n/a constant (left
   // by fold) has no literal and prints as "0 / 0", which folds back to it.

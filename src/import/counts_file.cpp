@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <string>
 
 #include <fmt/format.h>
@@ -34,7 +35,7 @@ bool flag_value(double value) { return value == 0 || value == 1; }
 
 bool looks_like_counts_line(std::string_view line) {
   std::array<std::string_view, 3> words;
-  return words_of(without_comment(line), words) == 2 && parse_count(words[1]).has_value();
+  return words_of(without_comment(line), words) == 2 && looks_like_number(words[1]);
 }
 
 CountsLine parse_counts_line(std::string_view line) {
@@ -43,7 +44,7 @@ CountsLine parse_counts_line(std::string_view line) {
   if (line.empty()) return parsed;
   std::array<std::string_view, 3> words;
   if (words_of(line, words) != 2) {
-    throw Error(fmt::format("expected 'EVENT VALUE' or a run variable (interval-s, smt_enabled, ebs_mode), "
+    throw Error(fmt::format("expected 'EVENT VALUE' or a run variable (interval-s, smt_enabled, ebs_mode, perf_metrics, num_cpus_online), "
                             "found '{}'",
                             excerpt(line)));
   }
@@ -53,11 +54,21 @@ CountsLine parse_counts_line(std::string_view line) {
   parsed.value = *value;
   parsed.kind = CountsLine::Kind::Event;
   if (parsed.name == "interval-s") {
-    if (parsed.value <= 0) throw Error("interval-s must be a number of seconds above 0");
+    // Beyond 1e9 s (31 years) the run's nanoseconds would not fit in 64 bits.
+    if (parsed.value <= 0 || parsed.value > 1e9) {
+      throw Error("interval-s must be a number of seconds above 0, at most 1e9");
+    }
     parsed.kind = CountsLine::Kind::IntervalSeconds;
-  } else if (parsed.name == "smt_enabled" || parsed.name == "ebs_mode") {
+  } else if (parsed.name == "num_cpus_online") {
+    if (parsed.value < 1 || parsed.value != std::floor(parsed.value) || parsed.value > 1e6) {
+      throw Error("num_cpus_online must be a whole number of CPUs, 1 or more");
+    }
+    parsed.kind = CountsLine::Kind::OnlineCpus;
+  } else if (parsed.name == "smt_enabled" || parsed.name == "ebs_mode" || parsed.name == "perf_metrics") {
     if (!flag_value(parsed.value)) throw Error(std::string(parsed.name) + " must be 0 or 1");
-    parsed.kind = parsed.name == "smt_enabled" ? CountsLine::Kind::SmtEnabled : CountsLine::Kind::EbsMode;
+    parsed.kind = parsed.name == "smt_enabled" ? CountsLine::Kind::SmtEnabled
+                  : parsed.name == "ebs_mode"  ? CountsLine::Kind::EbsMode
+                                               : CountsLine::Kind::PerfMetrics;
   }
   return parsed;
 }

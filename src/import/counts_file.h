@@ -6,7 +6,7 @@
 namespace topdown::import {
 
 struct CountsLine {
-  enum class Kind { Blank, Event, IntervalSeconds, SmtEnabled, EbsMode } kind = Kind::Blank;
+  enum class Kind { Blank, Event, IntervalSeconds, SmtEnabled, EbsMode, PerfMetrics, OnlineCpus } kind = Kind::Blank;
   std::string_view name;  // the event
   double value = 0;
 };

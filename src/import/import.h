@@ -1,8 +1,9 @@
 #pragma once
 // Import: counts collected elsewhere (`perf stat -x` output or our counts
-// file, both described in README.md) read as a stream, summed over CPUs and,
-// unless each interval is wanted, over intervals; then the file's event names
-// are matched to a model's events by name or by encoding.
+// file, both described in README.md) read as a stream, summed over CPUs (or
+// kept per CPU, core, socket or thread for aggregate::aggregate) and, unless
+// each interval is wanted, over intervals; then the file's event names are
+// matched to a model's events by name or by encoding.
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -13,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "aggregate/aggregate.h"
 #include "counts/counts.h"
 #include "events/event.h"
 #include "model/dependencies.h"
@@ -27,10 +29,14 @@ struct FileInfo {
   Format format = Format::PerfStat;
   char separator = 0;    // perf's -x character
   bool intervals = false;  // perf -I: every row starts with a timestamp
-  bool per_cpu = false;    // -A, --per-core, --per-socket: rows of several CPUs were added up
+  // -A, --per-core, --per-socket, --per-thread: rows of several places, added
+  // up in Interval::sample.
+  bool per_cpu = false;
   std::vector<std::string> events;  // every event name, in order of first appearance
   std::optional<bool> smt_enabled;  // counts file run variables
   std::optional<bool> ebs_mode;
+  std::optional<bool> perf_metrics;
+  std::optional<int> online_cpus;  // num_cpus_online
   uint64_t rows = 0;  // counter rows (perf) or event lines (counts file)
   size_t intervals_read = 0;
 };
@@ -40,18 +46,24 @@ struct Interval {
   std::optional<double> time_s;  // perf -I timestamp at the interval's end
   // By the file's event names; an event that was never counted is absent.
   // duration_s is the interval's length (0 when the file does not say).
+  // Rows of several places are scaled each by its own times, then added.
   counts::Sample sample;
+  // With ReadOptions::per_place and a file of rows per place: each place's
+  // counts ("CPU3", "S0-D0-C1", "app-4242"), not scaled, in file order.
+  std::vector<aggregate::Place> places;
 };
 
 struct ReadOptions {
   bool per_interval = false;  // one call per perf -I interval instead of one with their sum
+  bool per_place = false;     // fill Interval::places
 };
 
 using IntervalHandler = std::function<void(const Interval&, const FileInfo&)>;
 
 // Streams `path` line by line and calls `handler` once per interval (when
 // options.per_interval and the file has intervals) or once with every count
-// summed. Rows of several CPUs are added up; so are intervals. Throws
+// summed. Rows of several CPUs are added up, each scaled by its own running
+// time as perf does; intervals are added up. Throws
 // ParseError "file:line: ..." for a line it cannot read, a truncated file or
 // intervals with different rows, and Error when the file cannot be read or
 // holds no counts.

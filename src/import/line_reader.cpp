@@ -30,7 +30,7 @@ bool LineReader::fill() {
     begin_ = 0;
   }
   if (end_ == buffer_.size()) {
-    if (buffer_.size() > kMaxLine) {
+    if (buffer_.size() >= kMaxLine) {  // the line so far fills the buffer
       throw Error(path_ + ":" + std::to_string(line_number_ + 1) + ": line longer than " +
                   std::to_string(kMaxLine) + " bytes: this is not perf stat -x output or a counts file");
     }

@@ -61,6 +61,9 @@ EventMatcher::EventMatcher(const model::Model& model, const events::Resolver& re
 void EventMatcher::learn(const std::vector<std::string>& file_events) {
   std::vector<const std::string*> fresh;
   for (const auto& name : file_events) {
+    // A group's copy of an event (--print-perf of rotating groups) feeds the
+    // same copy of the model's event: see translate.
+    if (counts::parse_group_copy(name)) continue;
     if (targets_.emplace(name, std::vector<std::string>{}).second) fresh.push_back(&name);
   }
   auto claim = [&](ModelEvent& event, const std::string& file_event) {
@@ -96,12 +99,15 @@ EventMatcher::Translation EventMatcher::translate(const counts::Sample& file_sam
   Translation result;
   result.sample.duration_s = file_sample.duration_s;
   for (const auto& name : file_events) {
-    const auto& model_names = targets(name);
+    const auto copy = counts::parse_group_copy(name);
+    const auto& model_names = targets(copy ? std::string(copy->event) : name);
     const counts::Count* count = file_sample.find(name);
     if (model_names.empty()) result.unmatched.push_back(name);
     if (!count) continue;
     if (model_names.empty()) result.sample.events.emplace(name, *count);
-    for (const auto& model_name : model_names) result.sample.events.emplace(model_name, *count);
+    for (const auto& model_name : model_names) {
+      result.sample.events.emplace(copy ? counts::group_copy_name(model_name, copy->group) : model_name, *count);
+    }
   }
   return result;
 }

@@ -41,9 +41,11 @@ bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
 
 bool not_counted(std::string_view value) { return value == "<not counted>" || value == "<not supported>"; }
 
+// Detection accepts any number, so that a bad value (-5, nan) is reported as
+// such rather than as an unknown format.
 bool is_value(std::string_view field) {
   field = trim(field);
-  return not_counted(field) || parse_count(field).has_value();
+  return not_counted(field) || looks_like_number(field);
 }
 
 // "CPU12" (-A).
@@ -69,6 +71,14 @@ bool is_aggregate_id(std::string_view field) {
   }
 }
 
+// "my-app-4242" (--per-thread): the command, '-' and the thread id.
+bool is_thread_id(std::string_view field) {
+  const size_t dash = field.rfind('-');
+  return dash != std::string_view::npos && dash > 0 && dash + 1 < field.size() &&
+         std::all_of(field.begin() + static_cast<std::ptrdiff_t>(dash) + 1, field.end(), is_digit) &&
+         !is_aggregate_id(field);
+}
+
 bool is_cpu_count(std::string_view field) {
   field = trim(field);
   return !field.empty() && std::all_of(field.begin(), field.end(), is_digit);
@@ -89,7 +99,11 @@ std::optional<char> separator_of(std::string_view line) {
   return std::nullopt;
 }
 
-uint64_t nanoseconds(double value) { return static_cast<uint64_t>(std::llround(value)); }
+// Three years of one CPU: longer run times are not perf's, and the sums of
+// many rows must stay within 64 bits.
+constexpr double kMaxNanoseconds = 1e17;
+
+uint64_t nanoseconds(double value) { return static_cast<uint64_t>(std::llround(std::min(value, kMaxNanoseconds))); }
 
 }  // namespace
 
@@ -102,7 +116,8 @@ std::optional<PerfLayout> detect_perf_layout(std::string_view line) {
   const size_t count = split(line, layout.separator, fields);
   size_t at = 0;
   if (count > 1 && parse_count(trim(fields[0])) &&
-      (is_value(fields[1]) || is_cpu_id(trim(fields[1])) || is_aggregate_id(trim(fields[1])))) {
+      (is_value(fields[1]) || is_cpu_id(trim(fields[1])) || is_aggregate_id(trim(fields[1])) ||
+       is_thread_id(trim(fields[1])))) {
     layout.has_time = true;
     at = 1;
   }
@@ -110,6 +125,8 @@ std::optional<PerfLayout> detect_perf_layout(std::string_view line) {
     layout.location = PerfLayout::Location::Cpu;
   } else if (at + 1 < count && is_aggregate_id(trim(fields[at])) && is_cpu_count(fields[at + 1])) {
     layout.location = PerfLayout::Location::Aggregate;
+  } else if (at + 1 < count && is_thread_id(trim(fields[at])) && is_value(fields[at + 1])) {
+    layout.location = PerfLayout::Location::Thread;
   }
   const size_t value = layout.value_field();
   if (count < value + 3 || !is_value(fields[value]) || trim(fields[value + 2]).empty()) return std::nullopt;
@@ -144,6 +161,11 @@ PerfRow parse_perf_row(std::string_view line, const PerfLayout& layout) {
     throw Error(fmt::format("expected a core or socket column like S0-D0-C1 and a CPU count, found '{}'",
                             excerpt(location)));
   }
+  if (layout.location == PerfLayout::Location::Thread && !is_thread_id(location)) {
+    throw Error(fmt::format("expected a thread column like app-4242 (perf --per-thread), found '{}'",
+                            excerpt(location)));
+  }
+  if (layout.location != PerfLayout::Location::None) row.location = location;
   row.event = trim(fields[value_at + 2]);
   if (row.event.empty()) throw Error(fmt::format("no event name in '{}'", excerpt(line)));
   const std::string_view value = trim(fields[value_at]);
@@ -163,6 +185,10 @@ PerfRow parse_perf_row(std::string_view line, const PerfLayout& layout) {
     return number;
   };
   const auto run_time = number_at(value_at + 3, "run time");
+  if (run_time && *run_time > kMaxNanoseconds) {
+    throw Error(fmt::format("run time '{}' of {} is more than 3 years in nanoseconds: not a perf run time",
+                            excerpt(trim(fields[value_at + 3])), excerpt(row.event)));
+  }
   const auto percent = number_at(value_at + 4, "running percentage");
   counts::Count& result = row.count.emplace();
   result.value = *counted;

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "aggregate/aggregate.h"
 #include "common/error.h"
 #include "import/counts_file.h"
 #include "import/import.h"
@@ -29,6 +30,19 @@ struct Slot {
     count.time_running += more.time_running;
     counted = true;
   }
+};
+
+// The counts of one value of the location column ("CPU3"); one location
+// with an empty label when the file has none.
+struct Location {
+  std::string label;
+  std::vector<Slot> interval;  // by event index
+  std::vector<Slot> total;
+};
+
+struct RowKey {
+  size_t location = 0;
+  size_t event = 0;
 };
 
 class FileReader {
@@ -82,21 +96,34 @@ class FileReader {
     if (found != index_.end()) return found->second;
     info_.events.emplace_back(name);
     index_.emplace(info_.events.back(), info_.events.size() - 1);
-    interval_.resize(info_.events.size());
-    total_.resize(info_.events.size());
     return info_.events.size() - 1;
   }
 
-  // Rows repeat in the same order every interval: the event of the same row
-  // in the first interval is nearly always the one.
-  size_t row_event_index(std::string_view name) {
+  size_t location_index(std::string_view label) {
+    auto found = location_index_.find(label);
+    if (found != location_index_.end()) return found->second;
+    locations_.push_back(Location{std::string(label), {}, {}});
+    location_index_.emplace(locations_.back().label, locations_.size() - 1);
+    return locations_.size() - 1;
+  }
+
+  // Rows repeat in the same order every interval: the location and event of
+  // the same row in the first interval are nearly always the ones.
+  RowKey row_key(std::string_view location, std::string_view event) {
     const size_t row = rows_in_interval_;
-    if (row < first_interval_events_.size() && info_.events[first_interval_events_[row]] == name) {
-      return first_interval_events_[row];
+    if (row < first_interval_rows_.size()) {
+      const RowKey& known = first_interval_rows_[row];
+      if (info_.events[known.event] == event && locations_[known.location].label == location) return known;
     }
-    const size_t index = event_index(name);
-    if (info_.intervals && info_.intervals_read == 0) first_interval_events_.push_back(index);
-    return index;
+    const RowKey key{location_index(location), event_index(event)};
+    if (info_.intervals && info_.intervals_read == 0) first_interval_rows_.push_back(key);
+    return key;
+  }
+
+  Slot& slot(size_t location, size_t event, std::vector<Slot> Location::*which) {
+    std::vector<Slot>& slots = locations_[location].*which;
+    if (slots.size() <= event) slots.resize(info_.events.size());
+    return slots[event];
   }
 
   void read_perf(std::string_view line, const PerfLayout& layout) {
@@ -113,10 +140,9 @@ class FileReader {
     if (info_.intervals) {
       end_interval(/*at_end=*/true);
       if (options_.per_interval) return;
-      handler_(Interval{interval_end_, sample_of(total_, interval_end_)}, info_);
+      handler_(interval_of(interval_end_, &Location::total, interval_end_), info_);
     } else {
-      total_.swap(interval_);
-      handler_(Interval{std::nullopt, sample_of(total_, duration_time_ns_ / 1e9)}, info_);
+      handler_(interval_of(std::nullopt, &Location::interval, duration_time_ns_ / 1e9), info_);
     }
   }
 
@@ -135,11 +161,11 @@ class FileReader {
       interval_time_.assign(row.time);
       interval_end_ = time;
     }
-    const size_t index = row_event_index(row.event);
+    const RowKey key = row_key(row.location, row.event);
     ++rows_in_interval_;
     ++info_.rows;
     if (!row.count) return;
-    interval_[index].add(*row.count);
+    slot(key.location, key.event, &Location::interval).add(*row.count);
     if (!layout.has_time && row.event == "duration_time") {
       duration_time_ns_ = std::max(duration_time_ns_, row.count->value);
     }
@@ -160,13 +186,17 @@ class FileReader {
       throw error_here(what);
     }
     if (options_.per_interval) {
-      handler_(Interval{interval_end_, sample_of(interval_, interval_end_ - previous_end_)}, info_);
+      handler_(interval_of(interval_end_, &Location::interval, interval_end_ - previous_end_), info_);
     } else {
-      for (size_t i = 0; i < interval_.size(); ++i) {
-        if (interval_[i].counted) total_[i].add(interval_[i].count);
+      // Intervals of one location are one counter's successive deltas: they add up as they are.
+      for (Location& location : locations_) {
+        location.total.resize(location.interval.size());
+        for (size_t i = 0; i < location.interval.size(); ++i) {
+          if (location.interval[i].counted) location.total[i].add(location.interval[i].count);
+        }
       }
     }
-    std::fill(interval_.begin(), interval_.end(), Slot{});
+    for (Location& location : locations_) std::fill(location.interval.begin(), location.interval.end(), Slot{});
     previous_end_ = interval_end_;
     rows_in_interval_ = 0;
     ++info_.intervals_read;
@@ -174,6 +204,7 @@ class FileReader {
 
   void read_counts(std::string_view line) {
     info_.format = Format::CountsFile;
+    location_index("");
     std::optional<double> interval_s;
     auto set_once = [&](auto& variable, auto value, std::string_view name) {
       if (variable) throw error_here(std::string(name) + " is given twice; keep one line");
@@ -186,7 +217,7 @@ class FileReader {
           break;
         case CountsLine::Kind::Event:
           // Lines for one event add up, like perf's rows of several CPUs.
-          total_[event_index(parsed_line.name)].add(counts::Count{parsed_line.value, 0, 0});
+          slot(0, event_index(parsed_line.name), &Location::total).add(counts::Count{parsed_line.value, 0, 0});
           ++info_.rows;
           break;
         case CountsLine::Kind::IntervalSeconds:
@@ -198,6 +229,12 @@ class FileReader {
         case CountsLine::Kind::EbsMode:
           set_once(info_.ebs_mode, parsed_line.value != 0, "ebs_mode");
           break;
+        case CountsLine::Kind::PerfMetrics:
+          set_once(info_.perf_metrics, parsed_line.value != 0, "perf_metrics");
+          break;
+        case CountsLine::Kind::OnlineCpus:
+          set_once(info_.online_cpus, static_cast<int>(parsed_line.value), "num_cpus_online");
+          break;
       }
     } while (lines_.next(line));
     if (info_.rows == 0) {
@@ -205,8 +242,10 @@ class FileReader {
     }
     // The counts file has no running times: every event ran the whole time.
     const uint64_t ns = interval_s ? static_cast<uint64_t>(std::llround(*interval_s * 1e9)) : 1;
-    for (Slot& slot : total_) slot.count.time_enabled = slot.count.time_running = std::max<uint64_t>(ns, 1);
-    handler_(Interval{std::nullopt, sample_of(total_, interval_s.value_or(0))}, info_);
+    for (Slot& counted : locations_[0].total) {
+      counted.count.time_enabled = counted.count.time_running = std::max<uint64_t>(ns, 1);
+    }
+    handler_(interval_of(std::nullopt, &Location::total, interval_s.value_or(0)), info_);
   }
 
   counts::Sample sample_of(const std::vector<Slot>& slots, double duration_s) const {
@@ -218,15 +257,28 @@ class FileReader {
     return sample;
   }
 
+  // The sum over locations, each scaled by its own times before adding as
+  // perf does, and each location's counts when they are asked for.
+  Interval interval_of(std::optional<double> time_s, std::vector<Slot> Location::*which, double duration_s) const {
+    Interval interval{time_s, {}, {}};
+    for (const Location& location : locations_) {
+      counts::Sample sample = sample_of(location.*which, duration_s);
+      aggregate::add_scaled(interval.sample, sample);
+      if (options_.per_place && info_.per_cpu) interval.places.push_back(aggregate::Place{location.label, std::move(sample)});
+    }
+    interval.sample.duration_s = duration_s;
+    return interval;
+  }
+
   std::string path_;
   LineReader lines_;
   const ReadOptions& options_;
   const IntervalHandler& handler_;
   FileInfo info_;
   std::unordered_map<std::string, size_t, NameHash, std::equal_to<>> index_;
-  std::vector<size_t> first_interval_events_;  // event index of each row of the first interval
-  std::vector<Slot> interval_;
-  std::vector<Slot> total_;
+  std::vector<Location> locations_;
+  std::unordered_map<std::string, size_t, NameHash, std::equal_to<>> location_index_;
+  std::vector<RowKey> first_interval_rows_;  // of each row of the first interval
   std::string interval_time_;  // timestamp of the current interval, as written
   double interval_end_ = 0;
   double previous_end_ = 0;

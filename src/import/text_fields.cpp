@@ -20,6 +20,13 @@ std::optional<double> parse_count(std::string_view text) {
   return value;
 }
 
+bool looks_like_number(std::string_view text) {
+  double value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  return !text.empty() && error != std::errc::invalid_argument && stop == end;
+}
+
 std::string excerpt(std::string_view text) {
   std::string shown(text.substr(0, 60));
   for (char& c : shown) {

@@ -7,6 +7,10 @@ namespace topdown::model {
 std::optional<expr::Value> known_run_variable(std::string_view name, const RunVariables& vars) {
   if (name == "smt_enabled" || name == "#smt_on") return expr::Value{vars.smt_enabled ? 1.0 : 0.0};
   if (name == "ebs_mode") return expr::Value{vars.ebs_mode ? 1.0 : 0.0};
+  if (name == "perf_metrics") return expr::Value{vars.perf_metrics ? 1.0 : 0.0};
+  if (name == "num_cpus_online" || name == "#num_cpus_online") {
+    return vars.online_cpus > 0 ? expr::Value{vars.online_cpus} : expr::Value{};
+  }
   return std::nullopt;
 }
 

@@ -17,6 +17,10 @@ namespace topdown::model {
 struct RunVariables {
   bool smt_enabled = false;
   bool ebs_mode = false;
+  // Level 1 (and on Sapphire Rapids level 2) comes from Intel's PERF_METRICS
+  // register rather than from general-counter events.
+  bool perf_metrics = false;
+  int online_cpus = 0;  // num_cpus_online; 0 when unknown (n/a)
 };
 
 // Nodes that use their `identity` formula instead of the primary one.
@@ -61,7 +65,7 @@ class Dependencies {
 };
 
 // Value of a run variable known before the run (smt_enabled, #smt_on,
-// ebs_mode); nullopt for names that are not such variables.
+// ebs_mode, perf_metrics, num_cpus_online); nullopt for names that are not such variables.
 std::optional<expr::Value> known_run_variable(std::string_view name, const RunVariables& vars);
 
 }  // namespace topdown::model

@@ -62,9 +62,9 @@ std::string to_string(const CpuMatch& match) {
 }
 
 bool is_run_variable(std::string_view name) {
-  static constexpr std::array<std::string_view, 8> kNames = {
-      "smt_enabled", "ebs_mode", "interval-s", "duration_time",
-      "#smt_on",     "#slots",   "this",       "parent_over"};
+  static constexpr std::array<std::string_view, 11> kNames = {
+      "smt_enabled", "ebs_mode", "perf_metrics", "num_cpus_online", "interval-s",       "duration_time",
+      "#smt_on",     "#slots",   "this",         "parent_over",     "#num_cpus_online"};
   return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
 }
 

@@ -51,7 +51,7 @@ struct CpuMatch {
 std::string to_string(const CpuMatch& match);
 
 // Names whose values come from the run rather than from counters or the model:
-// smt_enabled, ebs_mode, interval-s, duration_time, #smt_on, #slots, and in
+// smt_enabled, ebs_mode, perf_metrics, num_cpus_online, interval-s, duration_time, #smt_on, #slots, and in
 // thresholds `this` and `parent_over` (docs/model-format.md).
 bool is_run_variable(std::string_view name);
 

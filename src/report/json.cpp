@@ -1,5 +1,6 @@
 #include <nlohmann/json.hpp>
 
+#include "report/json_object.h"
 #include "report/report.h"
 
 namespace topdown::report {
@@ -41,7 +42,7 @@ nlohmann::json count_json(const std::string& name, const counts::Count& count) {
 
 }  // namespace
 
-std::string render_json(const eval::Evaluation& evaluation, const counts::Sample& sample, const RunInfo& run) {
+nlohmann::json json_object(const eval::Evaluation& evaluation, const counts::Sample& sample, const RunInfo& run) {
   nlohmann::json nodes = nlohmann::json::array();
   nlohmann::json info = nlohmann::json::array();
   for (const auto& node : evaluation.nodes) (node.node->is_info ? info : nodes).push_back(node_json(node));
@@ -53,6 +54,9 @@ std::string render_json(const eval::Evaluation& evaluation, const counts::Sample
       {"model", {{"name", run.model_name}, {"title", run.model_title}}},
       {"elapsed_s", run.elapsed_s},
       {"exit_code", run.exit_code ? nlohmann::json(*run.exit_code) : nlohmann::json()},
+      {"signal", run.signal ? nlohmann::json(*run.signal) : nlohmann::json()},
+      {"cpus", run.cpus},
+      {"pids", run.pids},
       {"groups", run.groups},
       {"multiplexed", run.multiplexed},
       {"multiplex_ratio", evaluation.counted_share},
@@ -70,9 +74,16 @@ std::string render_json(const eval::Evaluation& evaluation, const counts::Sample
   } else {
     out["source"] = run.source;
   }
-  if (!run.interval_time_s) return out.dump(2) + "\n";
-  out["time"] = *run.interval_time_s;
-  return out.dump() + "\n";
+  if (run.interval_time_s) out["time"] = *run.interval_time_s;
+  return out;
+}
+
+std::string render_json(const eval::Evaluation& evaluation, const counts::Sample& sample, const RunInfo& run) {
+  const nlohmann::json out = json_object(evaluation, sample, run);
+  // Event names from an imported file and a workload's arguments need not be
+  // UTF-8: invalid bytes become U+FFFD rather than an exception.
+  constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
+  return out.dump(run.interval_time_s ? -1 : 2, ' ', false, kReplace) + "\n";
 }
 
 }  // namespace topdown::report

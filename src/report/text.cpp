@@ -3,8 +3,10 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "report/report.h"
+#include "report/value_text.h"
 
 namespace topdown::report {
 namespace {
@@ -18,21 +20,6 @@ bool shown(const eval::NodeResult& r, const std::map<std::string, bool, std::les
   if (verbose || r.node->is_info || r.node->level == 1 || r.on_bottleneck_path) return true;
   auto parent = visible.find(r.node->parent);
   return r.over_threshold && parent != visible.end() && parent->second;
-}
-
-std::string value_text(const eval::NodeResult& r) {
-  if (!r.value) return "n/a";
-  if (r.node->is_info) return fmt::format("{:.2f}", *r.value);
-  return fmt::format("{:.1f}%", std::clamp(*r.value, 0.0, 1.0) * 100);
-}
-
-// The short marks after a value; their legend is printed below the table.
-std::string marks(const eval::NodeResult& r) {
-  std::string text;
-  if (r.value && r.unreliable) text += "?";
-  else if (r.value && r.multiplexed) text += "~";
-  if (r.out_of_range) text += "*";
-  return text;
 }
 
 std::string note_text(const eval::NodeResult& r) {
@@ -64,6 +51,21 @@ std::string with_thousands(double value) {
 
 }  // namespace
 
+std::string value_text(const eval::NodeResult& r) {
+  if (!r.value) return "n/a";
+  if (r.node->is_info) return fmt::format("{:.2f}", *r.value);
+  return fmt::format("{:.1f}%", std::clamp(*r.value, 0.0, 1.0) * 100);
+}
+
+// Their legend is printed below the table.
+std::string marks(const eval::NodeResult& r) {
+  std::string text;
+  if (r.value && r.unreliable) text += "?";
+  else if (r.value && r.multiplexed) text += "~";
+  if (r.out_of_range) text += "*";
+  return text;
+}
+
 std::string render_text(const eval::Evaluation& evaluation, const counts::Sample& sample, const RunInfo& run,
                         const TextOptions& options) {
   auto paint = [&](const std::string& text, const char* code) {
@@ -71,8 +73,10 @@ std::string render_text(const eval::Evaluation& evaluation, const counts::Sample
   };
   std::string command = run.source;
   for (const auto& word : run.command) command += (command.empty() ? "" : " ") + word;
-  std::string out = fmt::format("topdown: {} ({}), {}, {:.2f} s\n", run.model_title, run.model_name, command,
-                                run.elapsed_s);
+  if (!run.pids.empty()) command += fmt::format("{}process {}", command.empty() ? "" : ", ", fmt::join(run.pids, ","));
+  if (!run.cpus.empty()) command += fmt::format("{}CPUs {}", command.empty() ? "" : ", ", fmt::join(run.cpus, ","));
+  std::string out = fmt::format("topdown: {} ({}), {}, {:.2f} s{}\n", run.model_title, run.model_name, command,
+                                run.elapsed_s, run.signal ? ", killed by " + signal_name(*run.signal) : "");
 
   std::map<std::string, bool, std::less<>> visible;
   std::vector<const eval::NodeResult*> tree, info;

@@ -15,4 +15,12 @@ inline bool uses_fixed_counter(const events::Encoding& event, const CounterBudge
   return event.fixed_counter && *event.fixed_counter < budget.fixed;
 }
 
+// Intel's TOPDOWN.SLOTS, the leader the PERF_METRICS fields need.
+constexpr int kSlotsFixedCounter = 3;
+inline bool is_slots(const events::Encoding& event) { return event.fixed_counter == kSlotsFixedCounter; }
+
+inline bool takes_no_counter(const events::Encoding& event, const CounterBudget& budget) {
+  return event.topdown_metric || uses_fixed_counter(event, budget);
+}
+
 }  // namespace topdown::schedule

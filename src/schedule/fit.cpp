@@ -25,7 +25,7 @@ bool assign(const std::vector<const events::Encoding*>& events, size_t index, in
 int Group::general_counters_used(const CounterBudget& budget) const {
   if (!is_core_pmu(pmu)) return 0;
   int used = 0;
-  for (const auto& event : events) used += uses_fixed_counter(event, budget) ? 0 : 1;
+  for (const auto& event : events) used += takes_no_counter(event, budget) ? 0 : 1;
   return used;
 }
 
@@ -41,8 +41,11 @@ bool fits(const std::vector<events::Encoding>& group, const CounterBudget& budge
   }
   std::vector<bool> fixed_taken(static_cast<size_t>(std::max(budget.fixed, 0)), false);
   std::vector<const events::Encoding*> general;
+  bool needs_slots = false;
   for (const auto& event : group) {
-    if (uses_fixed_counter(event, budget)) {
+    if (event.topdown_metric) {
+      needs_slots = true;
+    } else if (uses_fixed_counter(event, budget)) {
       auto index = static_cast<size_t>(*event.fixed_counter);
       if (fixed_taken[index]) return false;
       fixed_taken[index] = true;
@@ -50,6 +53,7 @@ bool fits(const std::vector<events::Encoding>& group, const CounterBudget& budge
       general.push_back(&event);
     }
   }
+  if (needs_slots && !(kSlotsFixedCounter < budget.fixed && fixed_taken[kSlotsFixedCounter])) return false;
   if (static_cast<int>(general.size()) > budget.general) return false;
   std::vector<bool> taken(static_cast<size_t>(std::max(budget.general, 0)), false);
   return assign(general, 0, budget.general, taken);

@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
+
+#include "counts/counts.h"
 
 namespace topdown::schedule {
 namespace {
@@ -37,11 +40,11 @@ class Packer {
       if (identities.empty()) throw;
       return std::nullopt;
     }
+    // Every node lists all its events, so that pack can keep them in one
+    // group even where another node's group counts some of them already.
     std::vector<events::Encoding> encodings;
     std::vector<int> together;
-    std::map<std::string, bool, std::less<>> seen;
     auto add = [&](const std::string& name, int cluster) {
-      if (!seen.emplace(name, true).second) return;
       encodings.push_back(resolve(name));
       together.push_back(cluster);
     };
@@ -68,6 +71,36 @@ class Packer {
   const CounterBudget& budget_;
   std::map<std::string, events::Encoding, std::less<>> resolved_;
 };
+
+// The first core group that counts every core event of the node, under its
+// own name or as the group's copy.
+std::map<std::string, int, std::less<>> node_groups(const Plan& plan, const model::Dependencies& deps) {
+  std::vector<std::set<std::string, std::less<>>> counted(plan.groups.size());
+  std::set<std::string, std::less<>> core_events;
+  for (size_t index = 0; index < plan.groups.size(); ++index) {
+    if (!is_core_pmu(plan.groups[index].pmu)) continue;
+    for (const auto& event : plan.groups[index].events) {
+      const auto copy = counts::parse_group_copy(event.name);
+      const std::string name(copy ? copy->event : std::string_view(event.name));
+      counted[index].insert(name);
+      core_events.insert(name);
+    }
+  }
+  std::map<std::string, int, std::less<>> groups;
+  for (const std::string& node : plan.nodes) {
+    const auto& events = deps.events_of(node);
+    for (size_t index = 0; index < counted.size(); ++index) {
+      const bool all_here = std::all_of(events.begin(), events.end(), [&](const std::string& event) {
+        return counted[index].count(event) || !core_events.count(event);
+      });
+      if (all_here && !counted[index].empty()) {
+        groups.emplace(node, static_cast<int>(index + 1));
+        break;
+      }
+    }
+  }
+  return groups;
+}
 
 }  // namespace
 
@@ -126,8 +159,14 @@ Plan make_plan(const model::Model& model, const model::RunVariables& vars, const
   if (!selection.all_info) {
     // Info metrics ride along only where their events fit the groups the tree
     // needs anyway: an extra rotating group would cost the tree accuracy.
+    const model::Dependencies deps(model, vars, plan.identities);
     for (const auto& node : model.nodes) {
       if (!node.is_info) continue;
+      const auto& needed = deps.events_of(node.name);
+      if (!std::all_of(needed.begin(), needed.end(), [&](const std::string& event) { return resolver.knows(event); })) {
+        plan.uncountable.push_back(node.name);
+        continue;
+      }
       std::vector<std::string> trial = plan.nodes;
       trial.push_back(node.name);
       auto packing = packer.pack_with(trial, plan.identities);
@@ -140,6 +179,7 @@ Plan make_plan(const model::Model& model, const model::RunVariables& vars, const
     }
   }
   plan.groups = std::move(best.groups);
+  if (plan.multiplexed()) plan.node_groups = node_groups(plan, model::Dependencies(model, vars, plan.identities));
   return plan;
 }
 
@@ -158,10 +198,16 @@ std::string describe(const Plan& plan) {
     for (const auto& event : group.events) {
       text += " " + event.name;
       if (uses_fixed_counter(event, plan.budget)) text += "(fixed)";
+      if (event.topdown_metric) text += "(metric)";
     }
     text += "\n";
   }
   for (const auto& name : plan.identities) text += "  " + name + " is derived from its identity formula\n";
+  if (!plan.uncountable.empty()) {
+    text += "  Info metrics left out (events this CPU cannot encode):";
+    for (const auto& name : plan.uncountable) text += " " + name;
+    text += "\n";
+  }
   if (!plan.left_out.empty()) {
     text += "  Info metrics left out (they would need another group; --info adds them):";
     for (const auto& name : plan.left_out) text += " " + name;

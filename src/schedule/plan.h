@@ -1,9 +1,11 @@
 #pragma once
 // Scheduling: which events a run needs and how they are packed into counter
 // groups that the PMU can count at the same time.
+#include <map>
 #include <string>
 #include <vector>
 
+#include "cpu/cpu_info.h"
 #include "events/event.h"
 #include "model/dependencies.h"
 #include "model/model.h"
@@ -15,6 +17,11 @@ struct CounterBudget {
   int general = 4;  // general counters that really count (after the health check)
   int fixed = 0;    // Intel fixed counters (0..3 by index)
 };
+
+// The counters a plan may use on this machine: the general counters the
+// health check found counting (else what the CPU reports), and the model's
+// fixed counters (Intel's three when it does not say).
+CounterBudget host_budget(const cpu::CpuInfo& cpu, const model::Model& model);
 
 struct Selection {
   int max_level = 1;                    // tree depth to compute, 1..6
@@ -34,8 +41,15 @@ struct Plan {
   std::vector<std::string> nodes;  // selected node names, tree order, then Info metrics
   model::IdentityChoice identities;  // nodes computed through their identity
   std::vector<std::string> left_out;  // Info metrics not computed: no room
+  // Info metrics not computed: an event of theirs has no encoding for this
+  // CPU (a metric file's power/cstate events, say).
+  std::vector<std::string> uncountable;
   std::vector<Group> groups;
   CounterBudget budget;
+  // When the groups rotate: per node, the group (1-based index into groups)
+  // that counts all of its events (some as copies, counts::group_copy_name),
+  // for eval::Options::node_groups. A node missing here is spread over groups.
+  std::map<std::string, int, std::less<>> node_groups;
 
   // True when the groups cannot all be counted at once and will rotate.
   bool multiplexed() const;
@@ -55,7 +69,10 @@ Plan make_plan(const model::Model& model, const model::RunVariables& vars, const
 std::vector<std::string> select_nodes(const model::Model& model, const Selection& selection);
 
 // Packs already-resolved events, in order, into groups. Events that share a
-// `together` index are kept in one group when they fit.
+// `together` index (a node's) are kept in one group when they fit, a new one
+// if need be, where events that an earlier group counts too are counted
+// again under counts::group_copy_name. An event may be listed under several
+// indexes; events of non-core PMUs and single-event indexes are not repeated.
 std::vector<Group> pack(const std::vector<events::Encoding>& encodings, const std::vector<int>& together,
                         const CounterBudget& budget);
 

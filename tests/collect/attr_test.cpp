@@ -36,6 +36,15 @@ TEST(MakeAttr, OnlyTheLeaderWaitsForExec) {
   EXPECT_EQ(member.enable_on_exec, 0u);
 }
 
+TEST(MakeAttr, AttachedAndSystemWideLeadersWaitForEnable) {
+  const perf_event_attr leader = make_attr(raw_event(0xc0), Options{}, true, Start::OnEnable);
+  EXPECT_EQ(leader.disabled, 1u);
+  EXPECT_EQ(leader.enable_on_exec, 0u);
+  const perf_event_attr member = make_attr(raw_event(0xc0), Options{}, false, Start::OnEnable);
+  EXPECT_EQ(member.disabled, 0u);
+  EXPECT_EQ(member.enable_on_exec, 0u);
+}
+
 TEST(MakeAttr, InheritFollowsCountChildren) {
   EXPECT_EQ(make_attr(raw_event(0x76), Options{}, true).inherit, 1u);
   Options own_process_only;

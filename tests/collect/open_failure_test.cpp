@@ -71,9 +71,9 @@ TEST_F(OpenFailure, NotPermittedNamesParanoidAndTheFix) {
   add_pmu("cpu");
   for (int err : {EACCES, EPERM}) {
     EXPECT_EQ(explain_open_failure(err, retired_instructions(), root_, "3"),
-              "cannot count 'ex_ret_instr' (type 4, config 0xc0, config1 0x0): not permitted "
-              "(kernel.perf_event_paranoid is 3); allow it with 'sudo sysctl kernel.perf_event_paranoid=1' or "
-              "give topdown CAP_PERFMON")
+              "cannot count 'ex_ret_instr' (type 4, config 0xc0, config1 0x0): not permitted: "
+              "kernel.perf_event_paranoid is 3, which forbids performance counters to users without CAP_PERFMON; "
+              "allow counting user space with 'sudo sysctl kernel.perf_event_paranoid=2', or run topdown with sudo")
         << "errno " << err;
   }
   EXPECT_NE(explain_open_failure(EACCES, retired_instructions(), root_, "").find("perf_event_paranoid is unreadable"),

@@ -61,3 +61,9 @@ constexpr const char* kNotPermitted =
     "perf_event_open is not permitted for this user (kernel.perf_event_paranoid too high)";
 
 }  // namespace topdown::collect::testing
+
+// Skips a test that counts perf's software events where perf_event_open is
+// not permitted at all.
+#define SKIP_WITHOUT_PERF_EVENTS()                                     \
+  if (!::topdown::collect::testing::perf_events_permitted()) \
+  GTEST_SKIP() << ::topdown::collect::testing::kNotPermitted

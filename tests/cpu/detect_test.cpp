@@ -53,6 +53,15 @@ TEST(Detect, ReadsEveryFieldFromTheFakeTree) {
   EXPECT_EQ(info.find_pmu("msr")->type, 9);
   // No core PMU registered (like a VM without a virtual PMU): no probe.
   EXPECT_EQ(info.working_counters, std::nullopt);
+  EXPECT_FALSE(info.topdown_metrics);
+}
+
+TEST(Detect, TopdownMetricEventsOfTheKernel) {
+  TempTree tree;
+  // Hybrid Intel names its big-core PMU cpu_core; no type file keeps the
+  // counter probe out of this test.
+  tree.write("sys/bus/event_source/devices/cpu_core/events/topdown-retiring", "event=0x00,umask=0x80\n");
+  EXPECT_TRUE(detect(tree.root() / "sys", tree.root() / "proc").topdown_metrics);
 }
 
 TEST(Detect, SmtFallsBackToThreadSiblingsOfCpu0) {

@@ -92,6 +92,25 @@ TEST(Evaluate, VerdictEventsAreNeededByTheAskingNode) {
   EXPECT_EQ(deps.events_of("Busy"), (std::set<std::string>{"busy_slots", "cycles"}));
 }
 
+// Ice Lake's level 1 reads PERF_METRICS or general counters: only the taken
+// branch's events are needed, and evaluation follows the same branch.
+TEST(Evaluate, PerfMetricsRunVariableChoosesTheBranch) {
+  auto model = testing::tiny_model();
+  model.nodes.push_back(
+      testing::make_node("Fields", "", 0, "PERF_METRICS.RETIRING / slots if perf_metrics else busy_slots / slots"));
+  counts::Sample sample;
+  sample.events["slots"] = exact(1000);
+  sample.events["PERF_METRICS.RETIRING"] = exact(400);
+  sample.events["busy_slots"] = exact(300);
+  EXPECT_EQ(model::Dependencies(model, {false, false, true}).events_of("Fields"),
+            (std::set<std::string>{"PERF_METRICS.RETIRING", "slots"}));
+  EXPECT_EQ(model::Dependencies(model, {}).events_of("Fields"), (std::set<std::string>{"busy_slots", "slots"}));
+  Options with_fields;
+  with_fields.vars.perf_metrics = true;
+  EXPECT_DOUBLE_EQ(*evaluate(model, {"Fields"}, sample, with_fields).find("Fields")->value, 0.4);
+  EXPECT_DOUBLE_EQ(*evaluate(model, {"Fields"}, sample, {}).find("Fields")->value, 0.3);
+}
+
 // Haswell's Backend_Bound_Cycles definition uses the Fetch_Latency node.
 TEST(Evaluate, DefinitionsMayUseNodes) {
   auto model = testing::tiny_model();
@@ -186,11 +205,12 @@ TEST(Evaluate, OutOfRangeFractionsAreFlaggedButKept) {
   auto model = testing::tiny_model();
   counts::Sample s = busy_sample();
   s.events["busy_slots"] = exact(4100);
-  s.events["idle_slots"] = exact(-100);
-  Evaluation e = evaluate(model, {"Busy", "Idle"}, s, {});
+  s.events["mem_stalls"] = exact(900);  // more than all_stalls: Busy_Core = Busy - Busy_Memory < 0
+  Evaluation e = evaluate(model, {"Busy", "Busy_Memory", "Busy_Core"}, s, {});
   EXPECT_TRUE(e.find("Busy")->out_of_range);
   EXPECT_DOUBLE_EQ(*e.find("Busy")->value, 1.025);
-  EXPECT_TRUE(e.find("Idle")->out_of_range);
+  EXPECT_TRUE(e.find("Busy_Core")->out_of_range);
+  EXPECT_LT(*e.find("Busy_Core")->value, 0);
 }
 
 TEST(Evaluate, SmtTermsCountWithSmt) {

@@ -60,8 +60,8 @@ TEST(EventTable, ErrorsPointAtFileLineAndColumn) {
   expect_parse_error("a = cycles\n",
                      "t.events:1:5: definition 'cycles' is not like cpu/event=0x76/ or r76");
   expect_parse_error("a = r1 colour=red\n",
-                     "t.events:1:8: unknown attribute 'colour=red'; use counters=0-3, fixed=N or "
-                     "uncore");
+                     "t.events:1:8: unknown attribute 'colour=red'; use counters=0-3, fixed=N, "
+                     "uncore or topdown_metric");
   expect_parse_error("a = r1 counters=3-1\n",
                      "t.events:1:8: counters: '3-1' is not a list of indexes like 0-3,6");
   expect_parse_error("a = r1\n\nA = r2\n",
@@ -155,6 +155,24 @@ TEST(ShippedTables, IntelFixedCounterEvents) {
   EXPECT_EQ(any.name, "cpu_clk_unhalted.thread_any");
   EXPECT_EQ(resolver.resolve("CPU_CLK_UNHALTED.REF_TSC").config, 0x300u);
   EXPECT_EQ(resolver.resolve("CPU_CLK_UNHALTED.REF_TSC").fixed_counter, 2);
+}
+
+TEST(ShippedTables, PerfMetricsFieldsTakeNoCounterAndMatchPerfsNames) {
+  TempTree tree;
+  ResolverConfig config = offline_config(testing::haswell(), tree);
+  config.tables = {testing::models_dir() / "intel_core.events"};
+  const Resolver resolver(config);
+  const Encoding retiring = resolver.resolve("PERF_METRICS.RETIRING");
+  EXPECT_TRUE(retiring.topdown_metric);
+  EXPECT_EQ(retiring.config, 0x8000u);
+  EXPECT_FALSE(retiring.fixed_counter.has_value());
+  EXPECT_EQ(resolver.resolve("PERF_METRICS.MEMORY_BOUND").config, 0x8700u);
+  // perf's spellings are the same encodings, so perf stat files import.
+  EXPECT_EQ(resolver.resolve("topdown-fe-bound").config, resolver.resolve("PERF_METRICS.FRONTEND_BOUND").config);
+  EXPECT_TRUE(resolver.resolve("topdown-fe-bound").topdown_metric);
+  EXPECT_EQ(resolver.resolve("slots").config, 0x400u);
+  EXPECT_EQ(resolver.resolve("slots").fixed_counter, 3);
+  EXPECT_FALSE(resolver.resolve("TOPDOWN.SLOTS").topdown_metric);
 }
 
 TEST(ShippedTables, EarlierTableWins) {

@@ -90,6 +90,16 @@ TEST(Resolver, ModifiersOnTableEvents) {
   EXPECT_THROW(resolver.resolve("ex_ret_ops:SUP:USER"), Error);
   EXPECT_THROW(resolver.resolve("ex_ret_ops:c256"), Error);  // cmask is 8 bits
   EXPECT_FALSE(resolver.knows("ex_ret_ops:x1"));
+  // Ice Lake's TOPDOWN.SLOTS:percore: the same counter, marked for adding up
+  // the core's threads.
+  const Encoding core = resolver.resolve("ex_ret_ops:percore");
+  EXPECT_TRUE(core.percore);
+  EXPECT_EQ(core.config, 0xC1u);
+  EXPECT_FALSE(resolver.resolve("ex_ret_ops").percore);
+  // perfmon's OFFCORE_RESPONSE with another MSR value, '=' escaped or not.
+  EXPECT_EQ(resolver.resolve("ex_ret_ops:ocr_msr_val=0x103b800002").config1, 0x103b800002u);
+  EXPECT_EQ(resolver.resolve("ex_ret_ops:ocr_msr_val\\=0x10").config1, 0x10u);
+  EXPECT_FALSE(resolver.knows("ex_ret_ops:ocr_msr_val=12"));
 }
 
 TEST(PfmSpellings, TranslatesTmaNames) {

@@ -17,6 +17,7 @@ TEST(CountsFile, EventsCommentsAndRunVariables) {
   EXPECT_EQ(file.info.format, Format::CountsFile);
   EXPECT_EQ(file.info.smt_enabled, std::optional<bool>(true));
   EXPECT_EQ(file.info.ebs_mode, std::optional<bool>(false));
+  EXPECT_FALSE(file.info.perf_metrics);
   EXPECT_EQ(file.info.rows, 2u);
   EXPECT_DOUBLE_EQ(file.whole.sample.duration_s, 2.5);
   EXPECT_DOUBLE_EQ(value_of(file.whole, "ls_not_halted_cyc"), 1e6);
@@ -25,6 +26,15 @@ TEST(CountsFile, EventsCommentsAndRunVariables) {
   EXPECT_EQ(file.whole.sample.find("cpu/event=0xc0/")->time_enabled, 2500000000u);
   EXPECT_EQ(file.whole.sample.find("cpu/event=0xc0/")->running_share(), 1.0);
   EXPECT_EQ(file.whole.sample.find("interval-s"), nullptr);
+}
+
+TEST(CountsFile, PerfMetricsAndOnlineCpusRunVariables) {
+  EXPECT_EQ(read_whole("perf_metrics 1\nslots 100\n").info.perf_metrics, std::optional<bool>(true));
+  EXPECT_EQ(read_whole("slots 100\nperf_metrics 0\n").info.perf_metrics, std::optional<bool>(false));
+  EXPECT_EQ(read_whole("num_cpus_online 16\nslots 100\n").info.online_cpus, std::optional<int>(16));
+  EXPECT_FALSE(read_whole("slots 100\n").info.online_cpus);
+  EXPECT_NE(read_error("slots 1\nnum_cpus_online 2.5\n").find(":2: num_cpus_online must be a whole number"),
+            std::string::npos);
 }
 
 TEST(CountsFile, LinesOfOneEventAddUp) {
@@ -42,6 +52,7 @@ TEST(CountsFile, BadLinesNameTheLine) {
   EXPECT_NE(read_error("cycles 100\ninstructions -5\n").find(":2: value '-5'"), std::string::npos);
   EXPECT_NE(read_error("cycles 100\ncycles 1 2\n").find(":2: expected 'EVENT VALUE'"), std::string::npos);
   EXPECT_NE(read_error("smt_enabled 2\ncycles 1\n").find(":1: smt_enabled must be 0 or 1"), std::string::npos);
+  EXPECT_NE(read_error("cycles 1\nperf_metrics 0.5\n").find(":2: perf_metrics must be 0 or 1"), std::string::npos);
   EXPECT_NE(read_error("cycles 1\ninterval-s 0\n").find(":2: interval-s must be a number of seconds above 0"),
             std::string::npos);
   EXPECT_NE(read_error("interval-s 1\ncycles 1\ninterval-s 2\n").find(":3: interval-s is given twice"),

@@ -63,6 +63,16 @@ TEST_F(ModelMatching, Zen5ByNameInAnyCaseAndByRawEncoding) {
   EXPECT_EQ(result.sample.find("LS_NOT_HALTED_CYC"), nullptr);
 }
 
+// --print-perf of rotating groups names the copy of an event in group N
+// "EVENT:groupN"; it feeds the same copy of the model's event.
+TEST_F(ModelMatching, GroupCopiesFeedTheModelEventsCopy) {
+  load("zen5");
+  auto result = translate({"LS_NOT_HALTED_CYC", "ex_ret_ops", "LS_NOT_HALTED_CYC:group2", "nonsense:group2"});
+  EXPECT_DOUBLE_EQ(result.sample.find("ls_not_halted_cyc")->value, 1);
+  EXPECT_DOUBLE_EQ(result.sample.find(counts::group_copy_name("ls_not_halted_cyc", 2))->value, 3);
+  EXPECT_EQ(result.unmatched, Names{"nonsense:group2"});
+}
+
 TEST_F(ModelMatching, TheModelsOwnNameWinsOverAnAliasWithTheSameEncoding) {
   load("zen5");
   // "cycles" has ls_not_halted_cyc's encoding, but the file also names it.

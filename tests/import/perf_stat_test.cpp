@@ -57,7 +57,9 @@ TEST(PerfStat, NotCountedAndNotSupportedAreMissingNotZero) {
   EXPECT_EQ(file.info.events.size(), 3u);
 }
 
-TEST(PerfStat, PerCpuRowsAreSummed) {
+// Like perf, each CPU's count is scaled by its own running time before the
+// CPUs are added: CPU1 counted half its time, 250 stands for 500.
+TEST(PerfStat, PerCpuRowsAreScaledEachThenSummed) {
   auto file = read_whole(
       "CPU0,100,,cycles,1000,100.00,,\n"
       "CPU1,250,,cycles,1000,50.00,,\n"
@@ -66,10 +68,11 @@ TEST(PerfStat, PerCpuRowsAreSummed) {
   EXPECT_TRUE(file.info.per_cpu);
   const counts::Count* cycles = file.whole.sample.find("cycles");
   ASSERT_NE(cycles, nullptr);
-  EXPECT_DOUBLE_EQ(cycles->value, 350);
+  EXPECT_DOUBLE_EQ(*cycles->scaled(), 100 + 2 * 250);
   EXPECT_EQ(cycles->time_running, 2000u);
   EXPECT_EQ(cycles->time_enabled, 3000u);
   EXPECT_DOUBLE_EQ(value_of(file.whole, "instructions"), 10);
+  EXPECT_TRUE(file.whole.places.empty());  // not asked for
 }
 
 TEST(PerfStat, PerCoreRowsWithCpuCountAreSummed) {

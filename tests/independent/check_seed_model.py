@@ -22,28 +22,20 @@ Standard library only. Exit codes: 0 all agree, 1 a mismatch, 2 unreadable
 seed or notes or topdown failed, 77 the shared seed folder is absent (ctest
 reports the test as skipped).
 
-Comparison rule: values a (seed) and b (topdown) agree when both are n/a, or
-when |a - b| <= 1e-9 * max(|a|, |b|) + 1e-12. The relative term is the
-required 1e-9; the absolute 1e-12 only matters for values that are
-differences of O(1) terms and land near 0 (Backend_Bound = 1 - ...), where
-the result's own rounding error (~1e-16) is a huge *relative* error.
+Values agree by the rule in check_common.py (1e-9 relative).
 """
 
 import argparse
 import glob
-import json
-import math
 import os
 import random
 import re
-import signal
-import subprocess
 import sys
 import tempfile
 
-SKIP = 77
-REL_TOL = 1e-9
-ABS_TOL = 1e-12
+sys.dont_write_bytecode = True  # importing check_common leaves no __pycache__ in the source tree
+from check_common import SKIP, CheckError, agree, fmt, import_report, print_grouped, write_counts_file
+
 RUN_VARIABLES = ("smt_enabled", "ebs_mode", "interval-s")
 EXPECTED_INFO_METRICS = 48  # issue 3: "all 48 Info metrics"
 
@@ -61,7 +53,7 @@ TSC_EVENT = "msr/tsc/"
 INTERVAL = ("interval-s", "interval_s")
 
 
-class SeedError(Exception):
+class SeedError(CheckError):
     pass
 
 
@@ -419,40 +411,10 @@ def random_counts(rng, events, smt, zero_share):
     return c, run
 
 
-def write_counts_file(path, counts, run, note):
-    with open(path, "w", encoding="utf-8") as out:
-        out.write(f"# {note}\n")
-        for name in RUN_VARIABLES:
-            out.write(f"{name} {run[name]!r}\n")
-        for event in sorted(counts):
-            out.write(f"{event} {int(counts[event])}\n")
-
-
 # ------------------------------------------------------------ topdown
 
 def run_topdown(topdown, counts_path):
-    """topdown's JSON report on the counts file (the report goes to -o FILE)."""
-    report_path = counts_path + ".json"
-    command = [topdown, "import", "--cpu", "hsw", "--json", "-l", "6", "--info", "-v",
-               "-o", report_path, counts_path]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
-    if done.returncode != 0:
-        how = (f"was killed by {signal.Signals(-done.returncode).name}" if done.returncode < 0
-               else f"exited with {done.returncode}")
-        raise SeedError(f"{' '.join(command)} {how}: {done.stderr.strip()}")
-    try:
-        with open(report_path, encoding="utf-8") as report:
-            return json.load(report)
-    except (OSError, json.JSONDecodeError) as error:
-        raise SeedError(f"{' '.join(command)}: no JSON report in {report_path}: {error}")
-
-
-def agree(expected, got):
-    if expected is None or got is None:
-        return expected is None and got is None
-    if not math.isfinite(got):
-        return False
-    return abs(expected - got) <= REL_TOL * max(abs(expected), abs(got)) + ABS_TOL
+    return import_report(topdown, counts_path, ["--cpu", "hsw", "-l", "6", "--info", "-v"])
 
 
 def check_structure(sections, report):
@@ -516,21 +478,6 @@ def compare(sections, seed, report, label):
                                  f"({section.threshold}) {expected_over}, topdown {entry['over_threshold']} "
                                  f"(value {fmt(expected)}, parent {section.parent})"))
     return problems, tally
-
-
-def print_grouped(problems):
-    """The first mismatch of each node and kind, with how often it recurred."""
-    first, repeats = {}, {}
-    for key, message in problems:
-        first.setdefault(key, message)
-        repeats[key] = repeats.get(key, -1) + 1
-    for key, message in first.items():
-        again = f" (and in {repeats[key]} more counts files)" if repeats[key] else ""
-        print(f"MISMATCH {message}{again}")
-
-
-def fmt(value):
-    return "n/a" if value is None else repr(value)
 
 
 # --------------------------------------------------------------- main
@@ -599,7 +546,7 @@ def check(args, sections, spelling, constants, folder):
                     counts = {e: v for e, v in counts.items() if e in seed.events_read}
                 label = f"smt {smt}, {variant.name}, round {round_number}"
                 path = os.path.join(folder, f"smt{smt}-{number}-{round_number}.counts")
-                write_counts_file(path, counts, run, label)
+                write_counts_file(path, counts, {name: run[name] for name in RUN_VARIABLES}, label)
                 report = run_topdown(args.topdown, path)
                 if files == 0:
                     problems += [(problem, problem) for problem in check_structure(sections, report)]
@@ -636,7 +583,7 @@ def main():
         else:
             with tempfile.TemporaryDirectory() as folder:
                 problems, tally, files = check(args, sections, spelling, constants, folder)
-    except SeedError as error:
+    except CheckError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     compared = (f"{tally['values']} values ({tally['n/a']} of them n/a) and {tally['thresholds']} "

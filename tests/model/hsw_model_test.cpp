@@ -7,6 +7,8 @@
 #include <map>
 #include <regex>
 
+#include "cpu_ids.h"
+#include "intel_model_support.h"
 #include "model/model.h"
 
 namespace topdown::model {
@@ -44,30 +46,9 @@ std::vector<Heading> specification_headings() {
   return headings;
 }
 
-class HswModel : public ::testing::Test {
+class HswModel : public testing::ShippedModelTest {
  protected:
-  HswModel() : model_(load_model(std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models" / "hsw.model")) {}
-
-  const Node& node(std::string_view name) const {
-    const Node* found = model_.find(name);
-    if (!found) throw Error("hsw.model has no node " + std::string(name));
-    return *found;
-  }
-
-  // Evaluates a threshold with `this`, the run's answers in `given`
-  // (parent_over, HighIPC, over(...)) and the model's constants.
-  bool over(std::string_view name, double own_value, const std::map<std::string, double, std::less<>>& given) const {
-    const expr::FunctionScope scope([&](std::string_view identifier) -> expr::Value {
-      if (identifier == "this") return own_value;
-      if (const auto it = given.find(identifier); it != given.end()) return it->second;
-      if (const auto it = model_.constants.find(identifier); it != model_.constants.end()) return it->second;
-      throw Error("threshold of " + std::string(name) + " uses '" + std::string(identifier) + "'");
-    });
-    const expr::Value result = node(name).threshold.value().evaluate(scope);
-    return result.has_value() && *result != 0;
-  }
-
-  Model model_;
+  HswModel() : ShippedModelTest("hsw") {}
 };
 
 TEST_F(HswModel, DescribesHaswellClient) {
@@ -76,15 +57,10 @@ TEST_F(HswModel, DescribesHaswellClient) {
   EXPECT_EQ(model_.counters.general_for(true), 4u);
   EXPECT_EQ(model_.counters.general_for(false), 8u);
   EXPECT_EQ(model_.counters.fixed, 3u);
-  cpu::CpuId haswell;
-  haswell.vendor = cpu::Vendor::Intel;
-  haswell.family = 6;
   for (const unsigned cpu_model : {0x3Cu, 0x45u, 0x46u}) {
-    haswell.model = cpu_model;
-    EXPECT_TRUE(model_.matches(haswell)) << cpu_model;
+    EXPECT_TRUE(model_.matches(testing::intel_cpu(6, cpu_model))) << cpu_model;
   }
-  haswell.model = 0x3F;  // Haswell server: a different model
-  EXPECT_FALSE(model_.matches(haswell));
+  EXPECT_FALSE(model_.matches(testing::intel_cpu(6, 0x3F)));  // Haswell server: a different model
 }
 
 TEST_F(HswModel, HasTheConstantsOfTma45) {
@@ -98,22 +74,10 @@ TEST_F(HswModel, HasTheConstantsOfTma45) {
 }
 
 TEST_F(HswModel, HasSixtyTwoNodesOnSixLevelsAndFortyEightInfoMetrics) {
-  std::map<int, int> per_level;
-  int infos = 0;
-  for (const Node& each : model_.nodes) {
-    if (each.is_info) {
-      ++infos;
-      EXPECT_FALSE(each.unit.empty()) << each.name;
-    } else {
-      ++per_level[each.level];
-      EXPECT_FALSE(each.domain.empty()) << each.name;
-      EXPECT_FALSE(each.area.empty()) << each.name;
-    }
-    EXPECT_FALSE(each.description.empty()) << each.name;
-  }
-  EXPECT_EQ(per_level, (std::map<int, int>{{1, 4}, {2, 8}, {3, 17}, {4, 22}, {5, 3}, {6, 8}}));
+  const testing::TreeCount count = testing::count_tree(model_);
+  EXPECT_EQ(count.nodes_per_level, (std::map<int, int>{{1, 4}, {2, 8}, {3, 17}, {4, 22}, {5, 3}, {6, 8}}));
   EXPECT_EQ(model_.nodes.size(), 62u + 48u);
-  EXPECT_EQ(infos, 48);
+  EXPECT_EQ(count.infos, 48);
 }
 
 TEST_F(HswModel, MatchesEveryHeadingOfTheSpecification) {

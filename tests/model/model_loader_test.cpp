@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "../support/temp_tree.h"
+#include "cpu_ids.h"
 #include "model/model.h"
 
 namespace topdown::model {
@@ -11,6 +12,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using topdown::testing::amd_cpu;
 using topdown::testing::TempTree;
 
 const std::filesystem::path kShippedModels = std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models";
@@ -253,8 +255,8 @@ TEST(ModelLoader, SpellsCpuMatchesAsInTheFile) {
 }
 
 TEST(ModelLoader, KnowsTheRunVariables) {
-  for (const char* name : {"smt_enabled", "ebs_mode", "interval-s", "duration_time", "#smt_on",
-                           "#slots", "this", "parent_over"}) {
+  for (const char* name : {"smt_enabled", "ebs_mode", "perf_metrics", "num_cpus_online", "#num_cpus_online",
+                           "interval-s", "duration_time", "#smt_on", "#slots", "this", "parent_over"}) {
     EXPECT_TRUE(is_run_variable(name)) << name;
   }
   for (const char* name : {"This", "cycles", "SLOTS", "smt_on", "interval"}) {
@@ -361,25 +363,16 @@ TEST(ModelLoader, DefaultModelDirPrefersTheEnvironment) {
             std::filesystem::weakly_canonical(kShippedModels));
 }
 
-cpu::CpuId amd(unsigned family, unsigned model_number) {
-  cpu::CpuId id;
-  id.vendor = cpu::Vendor::Amd;
-  id.vendor_string = "AuthenticAMD";
-  id.family = family;
-  id.model = model_number;
-  return id;
-}
-
 TEST(SelectModel, PicksByCpuId) {
-  EXPECT_EQ(select_model(kShippedModels, amd(0x1A, 0x44)).name, "zen5");
-  EXPECT_EQ(select_model(kShippedModels, amd(0x19, 0x11)).name, "zen4");
-  EXPECT_EQ(select_model(kShippedModels, amd(0x19, 0x61)).name, "zen4");
+  EXPECT_EQ(select_model(kShippedModels, amd_cpu(0x1A, 0x44)).name, "zen5");
+  EXPECT_EQ(select_model(kShippedModels, amd_cpu(0x19, 0x11)).name, "zen4");
+  EXPECT_EQ(select_model(kShippedModels, amd_cpu(0x19, 0x61)).name, "zen4");
 }
 
 TEST(SelectModel, ExplainsAnUnsupportedCpu) {
   // Family 0x19 model 1 is Zen 3 (this build machine), which has no model.
   try {
-    select_model(kShippedModels, amd(0x19, 0x01));
+    select_model(kShippedModels, amd_cpu(0x19, 0x01));
     FAIL() << "Zen 3 matched a model";
   } catch (const Error& error) {
     const std::string message = error.what();
@@ -391,20 +384,20 @@ TEST(SelectModel, ExplainsAnUnsupportedCpu) {
 }
 
 TEST(SelectModel, NameOverridesTheCpuId) {
-  EXPECT_EQ(select_model(kShippedModels, amd(0x19, 0x01), "ZEN5").name, "zen5");
-  EXPECT_EQ(select_model(kShippedModels, amd(0x1A, 0x01), "zen4").name, "zen4");
-  EXPECT_EQ(select_model(kShippedModels, amd(0x19, 0x01), "amd zen 4").name, "zen4");
+  EXPECT_EQ(select_model(kShippedModels, amd_cpu(0x19, 0x01), "ZEN5").name, "zen5");
+  EXPECT_EQ(select_model(kShippedModels, amd_cpu(0x1A, 0x01), "zen4").name, "zen4");
+  EXPECT_EQ(select_model(kShippedModels, amd_cpu(0x19, 0x01), "amd zen 4").name, "zen4");
 }
 
 TEST(SelectModel, RejectsAmbiguousAndUnknownNames) {
   try {
-    select_model(kShippedModels, amd(0x1A, 0), "AMD Zen");
+    select_model(kShippedModels, amd_cpu(0x1A, 0), "AMD Zen");
     FAIL() << "an ambiguous --cpu was accepted";
   } catch (const Error& error) {
     EXPECT_THAT(error.what(), HasSubstr("fits several models (zen4, zen5)"));
   }
   try {
-    select_model(kShippedModels, amd(0x1A, 0), "skylake");
+    select_model(kShippedModels, amd_cpu(0x1A, 0), "skylake");
     FAIL() << "an unknown --cpu was accepted";
   } catch (const Error& error) {
     EXPECT_THAT(error.what(), HasSubstr("--cpu skylake names no model; supported: hsw (Intel Haswell"));
@@ -416,7 +409,7 @@ TEST(SelectModel, RejectsAmbiguousAndUnknownNames) {
 TEST(SelectModel, RejectsAFolderWithoutModels) {
   const TempTree tree;
   try {
-    select_model(tree.root(), amd(0x1A, 0));
+    select_model(tree.root(), amd_cpu(0x1A, 0));
     FAIL() << "an empty folder gave a model";
   } catch (const Error& error) {
     EXPECT_THAT(error.what(), HasSubstr("no *.model files in " + tree.root().string()));

@@ -78,6 +78,18 @@ TEST(Json, NaIsNullNeverANumber) {
   EXPECT_EQ(j["warnings"].size(), 1u);
 }
 
+// Found by fuzz/import_fuzz.cpp: an imported event name with a byte that is
+// not UTF-8 made nlohmann::json throw while dumping.
+TEST(Json, NamesThatAreNotUtf8AreReplacedNotThrown) {
+  Fixture f;
+  f.run.extra_events = {"cpu/event\x01\x80/"};
+  f.run.command = {"./app", "\xff"};
+  const std::string text = render_json(f.evaluation, f.sample, f.run);
+  auto j = nlohmann::json::parse(text);
+  EXPECT_EQ(j["extra_events"][0], "cpu/event\x01\xEF\xBF\xBD/");
+  EXPECT_EQ(j["command"][1], "\xEF\xBF\xBD");
+}
+
 TEST(Csv, HasAStableHeaderAndOneRowPerNodeAndEvent) {
   Fixture f;
   auto lines = lines_of(render_csv(f.evaluation, f.sample, f.run));

@@ -95,6 +95,38 @@ TEST(Pack, KeepsEventsOfOneNodeTogether) {
   EXPECT_EQ(groups[1].events[0].name, "b");
 }
 
+events::Encoding metric(const std::string& name) {
+  events::Encoding e = event(name);
+  e.topdown_metric = true;
+  return e;
+}
+
+TEST(Fits, PerfMetricsFieldsNeedSlotsAndNoCounter) {
+  const events::Encoding slots = event("TOPDOWN.SLOTS", ~0ull, 3);
+  std::vector<events::Encoding> level1{slots, metric("retiring"), metric("bad_spec"), metric("fe"), metric("be")};
+  EXPECT_TRUE(fits(level1, {0, 4}));
+  level1.push_back(event("a"));
+  EXPECT_TRUE(fits(level1, {1, 4}));
+  EXPECT_FALSE(fits({metric("retiring"), event("a")}, {8, 4}));
+  // Without a fourth fixed counter there is no TOPDOWN.SLOTS to lead them.
+  EXPECT_FALSE(fits({slots, metric("retiring")}, {8, 3}));
+}
+
+TEST(Pack, PutsPerfMetricsFieldsInTheGroupThatSlotsLeads) {
+  // Slots is first needed by another node than the fields; they still end up
+  // together, with slots first as the kernel requires.
+  auto groups = pack({event("a"), event("b"), event("c"), event("TOPDOWN.SLOTS", ~0ull, 3), metric("retiring"),
+                      metric("fe")},
+                     {0, 0, 1, 1, 2, 2}, {2, 4});
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(groups[0].events.size(), 2u);
+  ASSERT_EQ(groups[1].events.size(), 4u);
+  EXPECT_EQ(groups[1].events[0].name, "TOPDOWN.SLOTS");
+  EXPECT_EQ(groups[1].events[1].name, "c");
+  EXPECT_EQ(groups[1].general_counters_used({2, 4}), 1);
+  EXPECT_THROW(pack({metric("retiring")}, {0}, {2, 4}), Error);
+}
+
 TEST(Pack, RejectsAnEventNoCounterAccepts) {
   EXPECT_THROW(pack({event("x", 0b100)}, {0}, {2, 0}), Error);
 }

@@ -1,25 +1,43 @@
-// Every event the Haswell model can ask for, resolved the way topdown resolves
-// it (our tables, then libpfm4's hsw tables), must be the event of Intel's
-// perfmon list with the model's modifiers applied, and carry the counters the
-// list allows.
+// Every event an Intel model can ask for, resolved the way topdown resolves
+// it for that CPU (our tables, then libpfm4's tables for it), must be the
+// event of Intel's perfmon list with the model's modifiers applied, and carry
+// the counters the list allows.
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <map>
+#include <ostream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "events/model_resolver.h"
 #include "events/pfm_events.h"
 #include "model/dependencies.h"
-#include "resolver_fixture.h"
 
 namespace topdown::events {
 namespace {
 
 const std::filesystem::path kPerfmon =
-    std::filesystem::path(TOPDOWN_SOURCE_DIR) / ".." / "shared" / "reference" / "intel-perfmon" / "HSW" / "events";
+    std::filesystem::path(TOPDOWN_SOURCE_DIR) / ".." / "shared" / "reference" / "intel-perfmon";
+
+struct IntelModel {
+  const char* model;  // models/<model>.model
+  const char* perfmon_dir;
+  std::vector<const char*> event_lists;
+  bool has_uncore_list = true;
+};
+
+std::ostream& operator<<(std::ostream& out, const IntelModel& intel) { return out << intel.model; }
+
+// The PERF_METRICS fields are pseudo events of the kernel (perfmon lists
+// none): their code is 0 and their unit mask 0x80 + the field's index.
+const std::map<std::string, uint64_t> kPerfMetricsFields = {
+    {"PERF_METRICS.RETIRING", 0x80},         {"PERF_METRICS.BAD_SPECULATION", 0x81},
+    {"PERF_METRICS.FRONTEND_BOUND", 0x82},   {"PERF_METRICS.BACKEND_BOUND", 0x83},
+    {"PERF_METRICS.HEAVY_OPERATIONS", 0x84}, {"PERF_METRICS.BRANCH_MISPREDICTS", 0x85},
+    {"PERF_METRICS.FETCH_LATENCY", 0x86},    {"PERF_METRICS.MEMORY_BOUND", 0x87}};
 
 uint64_t number(const nlohmann::json& event, const char* key) {
   if (!event.contains(key)) return 0;
@@ -42,7 +60,7 @@ uint64_t counter_bits(const std::string& list) {
 // modifiers written after the name (:c1 :i1 :e1 :u0xE4 :SUP :USER).
 struct Expected {
   uint64_t event, umask, cmask, inv, edge, any, offcore;
-  bool exclude_user = false, exclude_kernel = false;
+  bool exclude_user = false, exclude_kernel = false, percore = false;
   int precise = 0;
 };
 
@@ -53,7 +71,9 @@ Expected expected_for(const nlohmann::json& perfmon, const std::string& modifier
   for (size_t at = 0; at < modifiers.size();) {
     const size_t end = std::min(modifiers.find(':', at + 1), modifiers.size());
     const std::string mod = modifiers.substr(at + 1, end - at - 1);
-    if (mod == "SUP") want.exclude_user = true;
+    if (mod.starts_with("ocr_msr_val")) want.offcore = std::stoull(mod.substr(mod.find("0x")), nullptr, 16);
+    else if (mod == "percore") want.percore = true;
+    else if (mod == "SUP") want.exclude_user = true;
     else if (mod == "p" || mod == "pp" || mod == "ppp") want.precise = static_cast<int>(mod.size());
     else if (mod == "USER") want.exclude_kernel = true;
     else if (mod[0] == 'c') want.cmask = std::stoull(mod.substr(1), nullptr, 0);
@@ -66,13 +86,15 @@ Expected expected_for(const nlohmann::json& perfmon, const std::string& modifier
   return want;
 }
 
-class HaswellModelEvents : public ::testing::Test {
+class PerfmonModelEvents : public ::testing::TestWithParam<IntelModel> {
  protected:
   void SetUp() override {
-    if (!std::filesystem::exists(kPerfmon)) GTEST_SKIP() << kPerfmon << " is absent; this cross-check needs it";
-    if (!pfm_knows_pmu("hsw")) GTEST_SKIP() << "this libpfm4 does not know hsw";
-    for (const char* file : {"haswell_core.json", "haswell_uncore.json"}) {
-      std::ifstream in(kPerfmon / file);
+    model_file_ = std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models" / (std::string(GetParam().model) + ".model");
+    if (!std::filesystem::exists(model_file_)) GTEST_SKIP() << model_file_ << " does not exist yet";
+    const std::filesystem::path lists = kPerfmon / GetParam().perfmon_dir / "events";
+    if (!std::filesystem::exists(lists)) GTEST_SKIP() << lists << " is absent; this cross-check needs it";
+    for (const char* file : GetParam().event_lists) {
+      std::ifstream in(lists / file);
       const nlohmann::json list = nlohmann::json::parse(in);
       for (const auto& event : list.at("Events")) {
         perfmon_[event.at("EventName").get<std::string>()] = event;
@@ -80,40 +102,58 @@ class HaswellModelEvents : public ::testing::Test {
     }
   }
 
-  // Every event of every node and Info metric, SMT on and off, ebs_mode on
-  // and off, and the events to sample (precise ones with :pp).
+  // Every event of every node and Info metric, for every combination of the
+  // run variables, and the events to sample (precise ones with :pp).
   static std::set<std::string> model_events(const model::Model& model) {
     std::set<std::string> names;
     for (const model::Node& node : model.nodes) names.insert(node.sample_events.begin(), node.sample_events.end());
     for (const bool smt : {false, true}) {
       for (const bool ebs : {false, true}) {
-        const model::Dependencies deps(model, {smt, ebs});
-        for (const model::Node& node : model.nodes) names.merge(std::set(deps.events_of(node.name)));
+        for (const bool perf_metrics : {false, true}) {
+          const model::Dependencies deps(model, {smt, ebs, perf_metrics});
+          for (const model::Node& node : model.nodes) names.merge(std::set(deps.events_of(node.name)));
+        }
       }
     }
     return names;
   }
 
+  std::filesystem::path model_file_;
   std::map<std::string, nlohmann::json> perfmon_;
 };
 
-TEST_F(HaswellModelEvents, EveryEventMatchesIntelsList) {
-  const model::Model model = model::load_model(std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models" / "hsw.model");
-  const topdown::testing::TempTree tree;
-  ResolverConfig config = resolver_config(model, testing::haswell());
-  config.sysfs_devices = tree.root() / "no-sysfs";  // not this machine's PMUs
-  const Resolver resolver(config);
+TEST_P(PerfmonModelEvents, EveryEventMatchesIntelsList) {
+  const model::Model model = model::load_model(model_file_);
+  if (!pfm_knows_pmu(model.pfm_pmu)) GTEST_SKIP() << "this libpfm4 does not know " << model.pfm_pmu;
+  const Resolver resolver(offline_resolver_config(model));  // the model's CPU, not this machine's PMUs
 
   const std::set<std::string> names = model_events(model);
   EXPECT_GE(names.size(), 100u);
-  EXPECT_GE(perfmon_.size(), 400u);
+  EXPECT_GE(perfmon_.size(), 300u);
   int checked = 0;
+  int unlisted = 0;
   for (const std::string& name : names) {
     SCOPED_TRACE(name);
-    if (name == "msr/tsc/") continue;  // the time stamp counter: a kernel PMU, not in Intel's list
+    // The time stamp counter and the package energy: kernel PMUs, not in Intel's lists.
+    if (name == "msr/tsc/" || name == "power/energy-pkg/") {
+      ++unlisted;
+      continue;
+    }
+    if (auto field = kPerfMetricsFields.find(name); field != kPerfMetricsFields.end()) {
+      const Encoding encoding = resolver.resolve(name);
+      EXPECT_TRUE(encoding.topdown_metric);
+      EXPECT_EQ(encoding.config, field->second << 8);
+      EXPECT_FALSE(encoding.fixed_counter.has_value());
+      ++unlisted;
+      continue;
+    }
     const size_t colon = name.find(':');
     const std::string base = name.substr(0, colon);
-    ASSERT_EQ(perfmon_.count(base), 1u) << "not an event of Intel's Haswell list";
+    if (!GetParam().has_uncore_list && resolver.resolve(name).uncore) {
+      ++unlisted;  // an uncore event of a CPU whose uncore list the reference lacks
+      continue;
+    }
+    ASSERT_EQ(perfmon_.count(base), 1u) << "not an event of Intel's list for " << GetParam().model;
     const nlohmann::json& perfmon = perfmon_.at(base);
     const Encoding encoding = resolver.resolve(name);
     const Expected want = expected_for(perfmon, colon == std::string::npos ? "" : name.substr(colon));
@@ -146,10 +186,19 @@ TEST_F(HaswellModelEvents, EveryEventMatchesIntelsList) {
     EXPECT_EQ(encoding.exclude_user, want.exclude_user);
     EXPECT_EQ(encoding.exclude_kernel, want.exclude_kernel);
     EXPECT_EQ(encoding.precise, want.precise);
+    EXPECT_EQ(encoding.percore, want.percore);
     ++checked;
   }
-  EXPECT_EQ(checked + 1, static_cast<int>(names.size()));
+  EXPECT_EQ(checked + unlisted, static_cast<int>(names.size()));
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    Intel, PerfmonModelEvents,
+    ::testing::Values(IntelModel{"hsw", "HSW", {"haswell_core.json", "haswell_uncore.json"}},
+                      IntelModel{"skl", "SKL", {"skylake_core.json", "skylake_uncore.json"}},
+                      IntelModel{"icl", "ICL", {"icelake_core.json"}, false},
+                      IntelModel{"spr", "SPR", {"sapphirerapids_core.json"}, false}),
+    [](const ::testing::TestParamInfo<IntelModel>& test) { return std::string(test.param.model); });
 
 }  // namespace
 }  // namespace topdown::events

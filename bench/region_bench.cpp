@@ -1,0 +1,213 @@
+// What one begin+end of a region costs, beside the raw ways to read the same
+// counters in the same run: two read() of the group, two rdpmc sweeps of its
+// mmap pages, two PAPI_read of the same events. BM_RegionOverhead puts the
+// library next to the cheaper raw path and reports the ratio (the goal: at
+// most 1.05). Paths that cannot count on this machine are skipped with the
+// reason (on a VM without a PMU, all of them).
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "region/mmap_read.h"
+#include "region/open_session.h"
+#include "region/readers.h"
+
+#ifdef TOPDOWN_HAVE_PAPI
+#include <papi.h>
+#endif
+
+namespace topdown::region {
+namespace {
+
+Options options_for(int level) {
+  Options options;
+  options.level = level;
+  return options;
+}
+
+// The counters of `level`, open on this thread, or why they cannot be.
+std::optional<OpenCounters> open_or_skip(benchmark::State& state, int level) {
+  try {
+    return open_counters(options_for(level));
+  } catch (const Error& error) {
+    state.SkipWithError(error.what());
+  }
+  return std::nullopt;
+}
+
+std::optional<Session> session_or_skip(benchmark::State& state, OpenCounters counters, Reader reader) {
+  if (reader == Reader::Rdpmc && !counters.rdpmc_reader) {
+    state.SkipWithError("rdpmc cannot read these counters here (not allowed by the kernel, or the group is off the PMU)");
+    return std::nullopt;
+  }
+  SessionInfo info;
+  info.reader = reader;
+  return detail::SessionAccess::make(start_session(std::move(counters), info));
+}
+
+// The raw ways to take the readings one region needs (two), on one group.
+struct RawGroup {
+  const PerfGroup* group;
+  std::size_t count;
+  bool perf_metrics;
+};
+
+RawGroup raw_view(const OpenCounters& counters) {
+  return {counters.group.get(), counters.counting.attrs.size(), counters.counting.perf_metrics};
+}
+
+void raw_read(const RawGroup& raw) {
+  uint64_t words[3 + kMaxValues];
+  const std::size_t bytes = (3 + raw.count) * sizeof(uint64_t);
+  benchmark::DoNotOptimize(::read(raw.group->leader_fd(), words, bytes));
+  benchmark::DoNotOptimize(::read(raw.group->leader_fd(), words, bytes));
+  benchmark::ClobberMemory();
+}
+
+uint64_t no_tsc() { return 0; }
+
+void raw_rdpmc(const RawGroup& raw) {
+  for (int reading = 0; reading < 2; ++reading) {
+    benchmark::DoNotOptimize(read_page(*raw.group->page(0), rdpmc, read_tsc));
+    if (raw.perf_metrics) {
+      benchmark::DoNotOptimize(rdpmc(metrics::kRdpmcMetrics));
+      continue;
+    }
+    for (std::size_t i = 1; i < raw.count; ++i) benchmark::DoNotOptimize(read_page(*raw.group->page(i), rdpmc, no_tsc));
+  }
+}
+
+void BM_RegionBeginEnd(benchmark::State& state) {
+  const auto reader = static_cast<Reader>(state.range(1));
+  std::optional<OpenCounters> counters = open_or_skip(state, static_cast<int>(state.range(0)));
+  if (!counters) return;
+  std::optional<Session> session = session_or_skip(state, std::move(*counters), reader);
+  if (!session) return;
+  const RegionId id = session->region("bench");
+  for (auto _ : state) {
+    session->begin(id);
+    session->end();
+  }
+}
+BENCHMARK(BM_RegionBeginEnd)
+    ->ArgsProduct({{1, 2}, {static_cast<int>(Reader::Rdpmc), static_cast<int>(Reader::Read)}})
+    ->ArgNames({"level", "rdpmc0_read1"});
+
+void BM_RawGroupRead(benchmark::State& state) {
+  std::optional<OpenCounters> counters = open_or_skip(state, static_cast<int>(state.range(0)));
+  if (!counters) return;
+  for (auto _ : state) raw_read(raw_view(*counters));
+}
+BENCHMARK(BM_RawGroupRead)->Arg(1)->Arg(2)->ArgName("level");
+
+void BM_RawRdpmc(benchmark::State& state) {
+  std::optional<OpenCounters> counters = open_or_skip(state, static_cast<int>(state.range(0)));
+  if (!counters) return;
+  if (!counters->rdpmc_reader) {
+    state.SkipWithError("rdpmc cannot read these counters here (not allowed by the kernel, or the group is off the PMU)");
+    return;
+  }
+  for (auto _ : state) raw_rdpmc(raw_view(*counters));
+}
+BENCHMARK(BM_RawRdpmc)->Arg(1)->Arg(2)->ArgName("level");
+
+void BM_PapiRead(benchmark::State& state) {
+#ifdef TOPDOWN_HAVE_PAPI
+  std::optional<OpenCounters> counters = open_or_skip(state, static_cast<int>(state.range(0)));
+  if (!counters) return;
+  // The same events, in PAPI's spelling of perf's raw encodings; the session's
+  // group is closed first so that both do not compete for the counters.
+  std::vector<std::string> names;
+  for (const events::Encoding& encoding : counters->counting.events) {
+    char name[64];
+    std::snprintf(name, sizeof name, "perf_raw::r%llx", static_cast<unsigned long long>(encoding.config));
+    names.emplace_back(name);
+  }
+  counters.reset();
+  if (PAPI_is_initialized() == PAPI_NOT_INITED && PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT) {
+    state.SkipWithError("PAPI_library_init failed");
+    return;
+  }
+  int set = PAPI_NULL;
+  int status = PAPI_create_eventset(&set);
+  for (std::size_t i = 0; status == PAPI_OK && i < names.size(); ++i) {
+    status = PAPI_add_named_event(set, names[i].c_str());
+  }
+  if (status == PAPI_OK) status = PAPI_start(set);
+  if (status != PAPI_OK) {
+    state.SkipWithError(("PAPI cannot count these events here: " + std::string(PAPI_strerror(status))).c_str());
+    if (set != PAPI_NULL) {
+      PAPI_cleanup_eventset(set);
+      PAPI_destroy_eventset(&set);
+    }
+    return;
+  }
+  long long values[kMaxValues] = {};
+  for (auto _ : state) {
+    PAPI_read(set, values);
+    PAPI_read(set, values);
+    benchmark::DoNotOptimize(values);
+  }
+  PAPI_stop(set, values);
+  PAPI_cleanup_eventset(set);
+  PAPI_destroy_eventset(&set);
+#else
+  state.SkipWithError("built without PAPI (libpapi-dev)");
+#endif
+}
+BENCHMARK(BM_PapiRead)->Arg(1)->Arg(2)->ArgName("level");
+
+// Nanoseconds per call of `action`: the best of several batches.
+double best_ns(const std::function<void()>& action) {
+  constexpr int kBatches = 20;
+  constexpr int kCalls = 2000;
+  double best = 0;
+  for (int batch = 0; batch < kBatches; ++batch) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < kCalls; ++i) action();
+    const std::chrono::duration<double, std::nano> spent = std::chrono::steady_clock::now() - start;
+    const double per_call = spent.count() / kCalls;
+    if (batch == 0 || per_call < best) best = per_call;
+  }
+  return best;
+}
+
+// The library's begin+end over the cheaper raw path, on the same group.
+void BM_RegionOverhead(benchmark::State& state) {
+  std::optional<OpenCounters> counters = open_or_skip(state, static_cast<int>(state.range(0)));
+  if (!counters) return;
+  // The session takes the group over; the raw paths keep reading it.
+  const std::shared_ptr<PerfGroup> group = counters->group;
+  const RawGroup raw = raw_view(*counters);
+  const double read_ns = best_ns([&] { raw_read(raw); });
+  const std::optional<double> rdpmc_ns =
+      counters->rdpmc_reader ? std::optional<double>(best_ns([&] { raw_rdpmc(raw); })) : std::nullopt;
+  const Reader cheaper = rdpmc_ns && *rdpmc_ns < read_ns ? Reader::Rdpmc : Reader::Read;
+  std::optional<Session> session = session_or_skip(state, std::move(*counters), cheaper);
+  if (!session) return;
+  const RegionId id = session->region("bench");
+  double library = 0;
+  double baseline = 0;
+  for (auto _ : state) {
+    library = best_ns([&] {
+      session->begin(id);
+      session->end();
+    });
+    baseline = cheaper == Reader::Rdpmc ? best_ns([&] { raw_rdpmc(raw); }) : best_ns([&] { raw_read(raw); });
+  }
+  state.counters["library_ns"] = library;
+  state.counters["raw_ns"] = baseline;
+  state.counters["raw_is_rdpmc"] = cheaper == Reader::Rdpmc ? 1 : 0;
+  state.counters["overhead_ratio"] = library / baseline;
+  state.counters["within_5pct"] = library <= 1.05 * baseline ? 1 : 0;
+}
+BENCHMARK(BM_RegionOverhead)->Arg(1)->Arg(2)->ArgName("level")->Iterations(3);
+
+}  // namespace
+}  // namespace topdown::region
+
+BENCHMARK_MAIN();

@@ -1,0 +1,243 @@
+#include "aggregate/aggregate.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+
+namespace topdown::aggregate {
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool all_digits(std::string_view text) { return !text.empty() && std::all_of(text.begin(), text.end(), is_digit); }
+
+int to_int(std::string_view digits) {
+  int value = 0;
+  std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  return value;
+}
+
+// "S0-D0-C1" -> {"S0", "D0", "C1"} when every part is one capital letter and digits.
+std::optional<std::vector<std::string_view>> id_parts(std::string_view label) {
+  std::vector<std::string_view> parts;
+  for (size_t start = 0;;) {
+    const size_t dash = label.find('-', start);
+    const std::string_view part = label.substr(start, dash == std::string_view::npos ? std::string_view::npos : dash - start);
+    if (part.size() < 2 || part[0] < 'A' || part[0] > 'Z' || !all_digits(part.substr(1))) return std::nullopt;
+    parts.push_back(part);
+    if (dash == std::string_view::npos) return parts;
+    start = dash + 1;
+  }
+}
+
+std::string_view kind_name(PlaceKind kind) {
+  switch (kind) {
+    case PlaceKind::Cpu: return "per-CPU rows (perf stat -A)";
+    case PlaceKind::Core: return "per-core rows (perf --per-core)";
+    case PlaceKind::Die: return "per-die rows (perf --per-die)";
+    case PlaceKind::Socket: return "per-socket rows (perf --per-socket)";
+    case PlaceKind::Thread: return "per-thread rows (perf --per-thread)";
+    case PlaceKind::Other: return "rows per node or cache";
+  }
+  return "rows";
+}
+
+int cpu_of(std::string_view label) { return to_int(label.substr(3)); }
+
+// Collects units in order of their first place.
+class Units {
+ public:
+  counts::Sample& of(const std::string& label) {
+    auto it = std::find_if(result_.units.begin(), result_.units.end(), [&](const Unit& unit) { return unit.label == label; });
+    if (it != result_.units.end()) return it->sample;
+    result_.units.push_back(Unit{label, {}});
+    return result_.units.back().sample;
+  }
+  Aggregation& result() { return result_; }
+
+ private:
+  Aggregation result_;
+};
+
+const Topology& topology_for(const Request& request, std::string_view why) {
+  if (!request.topology) {
+    throw Error(fmt::format("{} needs the CPU topology of the measured machine; give `lscpu -p=CPU,CORE,SOCKET` "
+                            "output from there with --topology FILE",
+                            why));
+  }
+  return *request.topology;
+}
+
+const CpuPlace& place_of(const Topology& topology, std::string_view label) {
+  const CpuPlace* place = topology.find(cpu_of(label));
+  if (!place) {
+    throw Error(fmt::format("{} is not in the CPU topology ({} CPUs); give the measured machine's "
+                            "`lscpu -p=CPU,CORE,SOCKET` output with --topology FILE",
+                            label, topology.size()));
+  }
+  return *place;
+}
+
+// --per-thread of per-CPU places: each CPU, with the core-wide events
+// summed over its core's CPUs.
+void per_cpu_threads(const std::vector<Place>& places, const Request& request, Units& units) {
+  const bool needs_cores = std::any_of(places.begin(), places.end(), [&](const Place& place) {
+    return std::any_of(request.core_wide_events.begin(), request.core_wide_events.end(),
+                       [&](const std::string& event) { return place.sample.find(event) != nullptr; });
+  });
+  for (const Place& place : places) add_scaled(units.of(place.label), place.sample);
+  if (!needs_cores) return;
+  const Topology& topology = topology_for(request, "a per-thread view of core-wide (:percore) events");
+  for (Unit& unit : units.result().units) {
+    const CpuPlace& where = place_of(topology, unit.label);
+    for (const std::string& event : request.core_wide_events) {
+      if (!unit.sample.find(event)) continue;
+      counts::Count core;
+      for (const Place& sibling : places) {
+        if (const CpuPlace& other = place_of(topology, sibling.label); other.core != where.core || other.socket != where.socket) {
+          continue;
+        }
+        if (const counts::Count* count = sibling.sample.find(event)) add_scaled(core, *count);
+      }
+      unit.sample.events[event] = core;
+    }
+  }
+}
+
+// --per-core or --per-socket of per-CPU places.
+void per_cpu_groups(const std::vector<Place>& places, const Request& request, Units& units) {
+  const bool by_core = request.view == View::Core;
+  const Topology& topology = topology_for(request, by_core ? "--per-core of per-CPU counts" : "--per-socket of per-CPU counts");
+  std::map<std::string, std::pair<size_t, size_t>> cpus_of_core;  // counted, in the topology
+  for (const Place& place : places) {
+    const CpuPlace& where = place_of(topology, place.label);
+    const std::string label =
+        by_core ? fmt::format("S{}-C{}", where.socket, where.core) : fmt::format("S{}", where.socket);
+    add_scaled(units.of(label), place.sample);
+    if (by_core) {
+      auto& [counted, total] = cpus_of_core[label];
+      ++counted;
+      total = topology.cpus_of_core(where).size();
+    }
+  }
+  std::vector<std::string> partial;
+  for (const auto& [label, cpus] : cpus_of_core) {
+    if (cpus.first < cpus.second) partial.push_back(fmt::format("{} ({} of {})", label, cpus.first, cpus.second));
+  }
+  if (!partial.empty()) {
+    units.result().warnings.push_back(fmt::format(
+        "the counts lack some CPUs of core{} {}: per-thread events count only the CPUs given, while events that "
+        "count the whole core (_ANY, :percore) do not; those cores' values are not the whole core's",
+        partial.size() == 1 ? "" : "s", fmt::join(partial, ", ")));
+  }
+}
+
+std::string socket_of(std::string_view label) { return std::string(id_parts(label)->front()); }
+
+}  // namespace
+
+std::string_view view_name(View view) {
+  switch (view) {
+    case View::Global: return "global";
+    case View::Thread: return "--per-thread";
+    case View::Core: return "--per-core";
+    case View::Socket: return "--per-socket";
+  }
+  return "global";
+}
+
+PlaceKind kind_of_label(std::string_view label) {
+  if (label.size() > 3 && label.substr(0, 3) == "CPU" && all_digits(label.substr(3))) return PlaceKind::Cpu;
+  if (const auto parts = id_parts(label); parts && parts->front()[0] == 'S') {
+    const auto letters_are = [&](std::string_view expected) {
+      if (parts->size() != expected.size()) return false;
+      for (size_t i = 0; i < expected.size(); ++i) {
+        if ((*parts)[i][0] != expected[i]) return false;
+      }
+      return true;
+    };
+    if (letters_are("S")) return PlaceKind::Socket;
+    if (letters_are("SD")) return PlaceKind::Die;
+    if (letters_are("SDC") || letters_are("SC")) return PlaceKind::Core;
+    return PlaceKind::Other;
+  }
+  // perf --per-thread: "command-tid".
+  const size_t dash = label.rfind('-');
+  if (dash != std::string_view::npos && dash > 0 && all_digits(label.substr(dash + 1))) return PlaceKind::Thread;
+  return PlaceKind::Other;
+}
+
+void add_scaled(counts::Count& total, const counts::Count& more) {
+  const bool valid = total.valid() && more.valid();
+  const double scaled_sum = total.scaled().value_or(0) + more.scaled().value_or(0);
+  const double invalid_value = total.valid() ? more.value : total.value;
+  total.time_enabled += more.time_enabled;
+  total.time_running += more.time_running;
+  if (!valid) {
+    total.value = invalid_value;
+  } else if (total.time_running == 0 || total.time_running >= total.time_enabled) {
+    total.value = scaled_sum;
+  } else {
+    total.value = scaled_sum * static_cast<double>(total.time_running) / static_cast<double>(total.time_enabled);
+  }
+}
+
+void add_scaled(counts::Sample& total, const counts::Sample& sample) {
+  for (const auto& [event, count] : sample.events) add_scaled(total.events[event], count);
+  total.duration_s = std::max(total.duration_s, sample.duration_s);
+}
+
+Aggregation aggregate(const std::vector<Place>& places, const Request& request) {
+  Units units;
+  if (places.empty()) return units.result();
+  const PlaceKind kind = kind_of_label(places.front().label);
+  for (const Place& place : places) {
+    if (kind_of_label(place.label) != kind) {
+      throw Error(fmt::format("the rows mix places of different kinds ('{}' and '{}'); count with one of perf's "
+                              "-A, --per-core, --per-socket or --per-thread",
+                              places.front().label, place.label));
+    }
+  }
+  auto cannot = [&]() {
+    return Error(fmt::format("{} needs finer counts than {} ('{}'); count with perf stat -A (per CPU){}",
+                             view_name(request.view), kind_name(kind), places.front().label,
+                             request.view == View::Thread ? " or --per-thread" : ""));
+  };
+  switch (request.view) {
+    case View::Global:
+      for (const Place& place : places) add_scaled(units.of("global"), place.sample);
+      break;
+    case View::Thread:
+      if (kind == PlaceKind::Cpu) {
+        per_cpu_threads(places, request, units);
+      } else if (kind == PlaceKind::Thread) {
+        for (const Place& place : places) add_scaled(units.of(place.label), place.sample);
+      } else {
+        throw cannot();
+      }
+      break;
+    case View::Core:
+      if (kind == PlaceKind::Cpu) {
+        per_cpu_groups(places, request, units);
+      } else if (kind == PlaceKind::Core) {
+        for (const Place& place : places) add_scaled(units.of(place.label), place.sample);
+      } else {
+        throw cannot();
+      }
+      break;
+    case View::Socket:
+      if (kind == PlaceKind::Cpu) {
+        per_cpu_groups(places, request, units);
+      } else if (kind == PlaceKind::Core || kind == PlaceKind::Die || kind == PlaceKind::Socket) {
+        for (const Place& place : places) add_scaled(units.of(socket_of(place.label)), place.sample);
+      } else {
+        throw cannot();
+      }
+      break;
+  }
+  return units.result();
+}
+
+}  // namespace topdown::aggregate

@@ -1,0 +1,49 @@
+#pragma once
+// Every counter group opened on every place it counts: one task (the
+// workload, or each thread of an attached process) or one CPU. Private to the
+// collect stage.
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+#include "collect/collect.h"
+#include "collect/process.h"
+#include "counts/counts.h"
+
+namespace topdown::collect {
+
+// perf_event_open's (pid, cpu): a task on any CPU (cpu -1) or everything on
+// one CPU (pid -1).
+struct Placement {
+  pid_t pid = -1;
+  int cpu = -1;
+  bool attached = false;  // a process given with -p, named in errors
+};
+
+class CounterSet {
+ public:
+  // Opens each group on each placement. A thread that exits before its
+  // counters are open is left out; any other failure throws Error with
+  // explain_open_failure's reason.
+  CounterSet(const std::vector<CounterGroup>& groups, const std::vector<Placement>& placements,
+             const Options& options, Start start);
+
+  // Starts the leaders opened with Start::OnEnable.
+  void enable() const;
+  // Running totals since the start, one Count per event name summed over the
+  // placements. Each counter keeps its placement, which is where per-CPU or
+  // per-thread breakdowns would split the sum.
+  counts::Sample read() const;
+
+ private:
+  struct Counter {
+    std::string name;
+    Placement where;
+    Fd fd;
+  };
+  std::vector<Counter> counters_;
+  std::vector<int> leaders_;
+};
+
+}  // namespace topdown::collect

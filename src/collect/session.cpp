@@ -1,0 +1,213 @@
+// The collection loop: start counting, wake on the interval timer, a stop
+// signal or the end of the processes counted, read the counters, stop.
+#include <poll.h>
+#include <sys/timerfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <chrono>
+#include <cstring>
+#include <optional>
+
+#include "collect/collect.h"
+#include "collect/counter_set.h"
+#include "collect/process.h"
+#include "collect/stop_signals.h"
+#include "common/error.h"
+
+namespace topdown::collect {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+Fd make_timer(std::chrono::milliseconds period) {
+  const int fd = ::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+  if (fd < 0) throw Error(std::string("cannot create the interval timer: ") + std::strerror(errno));
+  Fd timer(fd);
+  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(period).count();
+  itimerspec spec{};
+  spec.it_interval.tv_sec = static_cast<time_t>(ns / 1'000'000'000);
+  spec.it_interval.tv_nsec = static_cast<long>(ns % 1'000'000'000);
+  spec.it_value = spec.it_interval;
+  if (::timerfd_settime(timer.get(), 0, &spec, nullptr) != 0) {
+    throw Error(std::string("cannot start the interval timer: ") + std::strerror(errno));
+  }
+  return timer;
+}
+
+// What each counter advanced from `before` to `now` (running totals).
+counts::Sample advance(const counts::Sample& now, const counts::Sample& before) {
+  counts::Sample delta;
+  for (const auto& [name, count] : now.events) {
+    counts::Count step = count;
+    if (const counts::Count* earlier = before.find(name)) {
+      step.value -= earlier->value;
+      step.time_enabled -= earlier->time_enabled;
+      step.time_running -= earlier->time_running;
+    }
+    delta.events.emplace(name, step);
+  }
+  return delta;
+}
+
+bool anything_counted(const counts::Sample& delta) {
+  for (const auto& [name, count] : delta.events) {
+    if (count.time_enabled > 0) return true;
+  }
+  return false;
+}
+
+// Whole microseconds since `start`: interval times and lengths print as
+// short decimals, the same in every format.
+int64_t microseconds_since(Clock::time_point start) {
+  return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count();
+}
+
+double seconds(int64_t microseconds) { return static_cast<double>(microseconds) / 1e6; }
+
+void set_exit_status(int status, WorkloadResult& result) {
+  if (WIFSIGNALED(status)) {
+    result.signal = WTERMSIG(status);
+    result.exit_code = 128 + WTERMSIG(status);
+  } else {
+    result.exit_code = WEXITSTATUS(status);
+  }
+}
+
+std::vector<Placement> placements_for(const Target& target, const std::optional<Workload>& workload) {
+  std::vector<Placement> placements;
+  if (!target.cpus.empty()) {
+    for (const int cpu : target.cpus) placements.push_back({-1, cpu, false});
+  } else if (!target.pids.empty()) {
+    for (const pid_t pid : target.pids) {
+      for (const pid_t tid : threads_of(pid)) placements.push_back({tid, -1, true});
+    }
+  } else {
+    placements.push_back({workload->pid(), -1, false});
+  }
+  return placements;
+}
+
+// Reads the counters on the loop's wake-ups and hands out the intervals.
+class IntervalReader {
+ public:
+  IntervalReader(const CounterSet& counters, const IntervalOptions& options, Clock::time_point start)
+      : counters_(counters), options_(options), start_(start) {}
+
+  void tick() { emit(counters_.read(), microseconds_since(start_), /*even_if_idle=*/true); }
+
+  // The running totals at the end; the last, shorter interval is handed out
+  // when anything was counted in it.
+  counts::Sample finish(int64_t elapsed_us) {
+    counts::Sample total = counters_.read();
+    if (options_.period.count() > 0) emit(total, elapsed_us, /*even_if_idle=*/false);
+    total.duration_s = seconds(elapsed_us);
+    return total;
+  }
+
+ private:
+  void emit(const counts::Sample& now, int64_t time_us, bool even_if_idle) {
+    if (time_us <= previous_us_) return;
+    Interval interval{advance(now, previous_), seconds(time_us)};
+    interval.sample.duration_s = seconds(time_us - previous_us_);
+    if (!even_if_idle && !anything_counted(interval.sample)) return;
+    previous_ = now;
+    previous_us_ = time_us;
+    if (options_.on_interval) options_.on_interval(interval);
+  }
+
+  const CounterSet& counters_;
+  const IntervalOptions& options_;
+  Clock::time_point start_;
+  counts::Sample previous_;
+  int64_t previous_us_ = 0;
+};
+
+// Waits, reading intervals on the timer, until counting must end: when the
+// command exits if there is one, else when every attached process has
+// exited or a stop signal came. Returns the last stop signal received.
+std::optional<int> wait_for_end(StopSignals& signals, const Fd* timer, const std::vector<int>& processes,
+                                bool has_workload, IntervalReader& reader) {
+  std::vector<pollfd> fds = {{signals.fd(), POLLIN, 0}, {timer ? timer->get() : -1, POLLIN, 0}};
+  constexpr size_t kFirstProcess = 2;
+  for (const int process : processes) fds.push_back({process, POLLIN, 0});
+  size_t running = processes.size();
+  std::optional<int> stop_signal;
+  bool done = false;
+  while (!done) {
+    if (::poll(fds.data(), fds.size(), -1) < 0) {
+      if (errno == EINTR) continue;
+      throw Error(std::string("cannot wait while counting: ") + std::strerror(errno));
+    }
+    if (fds[0].revents != 0) {
+      if (const auto received = signals.take()) stop_signal = received;
+      done = !has_workload;  // the command got the signal: wait for it to end
+    }
+    if (fds[1].revents != 0) {
+      uint64_t expirations = 0;
+      if (::read(fds[1].fd, &expirations, sizeof expirations) == sizeof expirations) reader.tick();
+    }
+    for (size_t i = kFirstProcess; i < fds.size(); ++i) {
+      if (fds[i].revents == 0) continue;
+      fds[i].fd = -1;  // ended: poll skips it from now on
+      done = done || has_workload || --running == 0;
+    }
+  }
+  return stop_signal;
+}
+
+}  // namespace
+
+WorkloadResult collect(const Target& target, const std::vector<CounterGroup>& groups, const Options& options,
+                       const IntervalOptions& intervals) {
+  if (target.command.empty() && target.pids.empty() && target.cpus.empty()) {
+    throw Error("no workload to run: give the command after '--' (or -p PID, -a)");
+  }
+  std::optional<Workload> workload;
+  if (!target.command.empty()) workload.emplace(target.command, options.run_as);
+  std::vector<Fd> attached;
+  for (const pid_t pid : target.pids) attached.push_back(watch_process(pid));
+  std::vector<int> processes;
+  if (workload) {
+    processes.push_back(workload->exit_fd());
+  } else {
+    for (const Fd& process : attached) processes.push_back(process.get());
+  }
+
+  const bool counts_the_command = target.pids.empty() && target.cpus.empty();
+  Options counting = options;
+  if (!target.cpus.empty()) counting.count_children = false;  // a CPU counts everything on it anyway
+  const CounterSet counters(groups, placements_for(target, workload), counting,
+                            counts_the_command ? Start::OnExec : Start::OnEnable);
+
+  WorkloadResult result;
+  {
+    StopSignals signals(workload ? workload->pid() : 0);
+    std::optional<Fd> timer;
+    if (intervals.period.count() > 0) timer = make_timer(intervals.period);
+    const auto start = Clock::now();
+    if (!counts_the_command) counters.enable();
+    if (workload) workload->release();
+    IntervalReader reader(counters, intervals, start);
+    result.stopped_by = wait_for_end(signals, timer ? &*timer : nullptr, processes, workload.has_value(), reader);
+    const int64_t elapsed_us = microseconds_since(start);
+    result.elapsed_s = seconds(elapsed_us);
+    result.sample = reader.finish(elapsed_us);
+  }
+  if (workload) {
+    set_exit_status(workload->reap(), result);
+  } else if (result.stopped_by) {
+    result.exit_code = 128 + *result.stopped_by;
+  }
+  return result;
+}
+
+WorkloadResult run_workload(const std::vector<std::string>& argv, const std::vector<CounterGroup>& groups,
+                            const Options& options) {
+  if (argv.empty() || argv.front().empty()) throw Error("no workload to run: give the command after '--'");
+  return collect(Target{argv, {}, {}}, groups, options);
+}
+
+}  // namespace topdown::collect

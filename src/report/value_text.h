@@ -1,0 +1,15 @@
+#pragma once
+// How one node's value is written for people, shared by the text report and
+// the --columns view. Private to the report stage.
+#include <string>
+
+#include "eval/evaluate.h"
+
+namespace topdown::report {
+
+// "12.3%" for tree nodes (clamped to 0-100%), "2.50" for Info metrics, "n/a".
+std::string value_text(const eval::NodeResult& r);
+// The marks after a value: "~" estimate, "?" unreliable, "*" out of range.
+std::string marks(const eval::NodeResult& r);
+
+}  // namespace topdown::report

@@ -1,0 +1,14 @@
+#include "cpu/cpu_info.h"
+#include "schedule/plan.h"
+
+namespace topdown::schedule {
+
+CounterBudget host_budget(const cpu::CpuInfo& cpu, const model::Model& model) {
+  CounterBudget budget;
+  budget.general = cpu.working_counters.value_or(cpu.reported_counters);
+  const bool intel = cpu.id.vendor == cpu::Vendor::Intel;
+  budget.fixed = model.counters.fixed > 0 ? static_cast<int>(model.counters.fixed) : (intel ? 3 : 0);
+  return budget;
+}
+
+}  // namespace topdown::schedule

@@ -1,0 +1,207 @@
+#include <gtest/gtest.h>
+
+#include "aggregate/aggregate.h"
+#include "common/error.h"
+
+namespace topdown::aggregate {
+namespace {
+
+counts::Count exact(double value) { return {value, 1000, 1000}; }
+
+Place cpu(int number, double cycles, double instructions) {
+  Place place{"CPU" + std::to_string(number), {}};
+  place.sample.events["cycles"] = exact(cycles);
+  place.sample.events["instructions"] = exact(instructions);
+  return place;
+}
+
+// Two sockets; socket 0 has two cores with two threads each.
+Topology two_sockets() {
+  return Topology({{0, {0, 0}}, {1, {1, 0}}, {2, {0, 0}}, {3, {1, 0}}, {4, {0, 1}}});
+}
+
+std::vector<std::string> labels(const Aggregation& aggregation) {
+  std::vector<std::string> out;
+  for (const auto& unit : aggregation.units) out.push_back(unit.label);
+  return out;
+}
+
+double value(const Unit& unit, const std::string& event) { return *unit.sample.find(event)->scaled(); }
+
+TEST(AddScaled, ScalesEachPartBeforeAdding) {
+  counts::Count total;
+  add_scaled(total, {100, 1000, 500});   // half the time: 200
+  add_scaled(total, {300, 1000, 1000});  // all the time: 300
+  EXPECT_DOUBLE_EQ(*total.scaled(), 500);
+  EXPECT_EQ(total.time_enabled, 2000u);
+  EXPECT_EQ(total.time_running, 1500u);
+  EXPECT_DOUBLE_EQ(total.running_share(), 0.75);
+  // Adding raw values and times first would give 400 * 2000 / 1500.
+  EXPECT_NE(*total.scaled(), 400.0 * 2000 / 1500);
+}
+
+TEST(AddScaled, EqualSharesKeepTheRawSum) {
+  counts::Count total;
+  add_scaled(total, {100, 1000, 250});
+  add_scaled(total, {300, 2000, 500});
+  EXPECT_DOUBLE_EQ(total.value, 400);
+  EXPECT_DOUBLE_EQ(*total.scaled(), 1600);
+}
+
+TEST(AddScaled, APartNeverCountedAddsNothingButItsTime) {
+  counts::Count total;
+  add_scaled(total, {0, 1000, 0});
+  EXPECT_FALSE(total.scaled());
+  add_scaled(total, {50, 1000, 1000});
+  EXPECT_DOUBLE_EQ(*total.scaled(), 50);
+  EXPECT_DOUBLE_EQ(total.running_share(), 0.5);
+}
+
+TEST(AddScaled, AnInvalidPartMakesTheSumInvalid) {
+  counts::Count total;
+  add_scaled(total, {50, 1000, 1000});
+  add_scaled(total, {-5, 1000, 1000});
+  EXPECT_FALSE(total.valid());
+  add_scaled(total, {50, 1000, 1000});
+  EXPECT_FALSE(total.valid());
+}
+
+TEST(KindOfLabel, RecognisesPerfsLabels) {
+  EXPECT_EQ(kind_of_label("CPU12"), PlaceKind::Cpu);
+  EXPECT_EQ(kind_of_label("S0-D0-C1"), PlaceKind::Core);
+  EXPECT_EQ(kind_of_label("S1-C3"), PlaceKind::Core);
+  EXPECT_EQ(kind_of_label("S0-D1"), PlaceKind::Die);
+  EXPECT_EQ(kind_of_label("S1"), PlaceKind::Socket);
+  EXPECT_EQ(kind_of_label("my-app-4242"), PlaceKind::Thread);
+  EXPECT_EQ(kind_of_label("N0"), PlaceKind::Other);
+  EXPECT_EQ(kind_of_label("S0-D0-L3-ID0"), PlaceKind::Other);
+  EXPECT_EQ(kind_of_label("CPU"), PlaceKind::Other);
+}
+
+const std::vector<Place> kFiveCpus{cpu(0, 100, 10), cpu(1, 200, 20), cpu(2, 300, 30), cpu(3, 400, 40),
+                                   cpu(4, 500, 50)};
+
+TEST(Aggregate, GlobalAddsEveryPlace) {
+  const Aggregation all = aggregate(kFiveCpus, Request{});
+  ASSERT_EQ(labels(all), std::vector<std::string>{"global"});
+  EXPECT_DOUBLE_EQ(value(all.units[0], "cycles"), 1500);
+  EXPECT_DOUBLE_EQ(value(all.units[0], "instructions"), 150);
+}
+
+TEST(Aggregate, PerThreadKeepsEachCpu) {
+  Request request;
+  request.view = View::Thread;
+  const Aggregation threads = aggregate(kFiveCpus, request);  // no topology needed
+  EXPECT_EQ(labels(threads), (std::vector<std::string>{"CPU0", "CPU1", "CPU2", "CPU3", "CPU4"}));
+  EXPECT_DOUBLE_EQ(value(threads.units[3], "cycles"), 400);
+}
+
+TEST(Aggregate, PerCoreAddsTheCoresThreads) {
+  const Topology topology = two_sockets();
+  Request request;
+  request.view = View::Core;
+  request.topology = &topology;
+  const Aggregation cores = aggregate(kFiveCpus, request);
+  EXPECT_EQ(labels(cores), (std::vector<std::string>{"S0-C0", "S0-C1", "S1-C0"}));
+  EXPECT_DOUBLE_EQ(value(cores.units[0], "cycles"), 400);   // CPU0 + CPU2
+  EXPECT_DOUBLE_EQ(value(cores.units[1], "cycles"), 600);   // CPU1 + CPU3
+  EXPECT_DOUBLE_EQ(value(cores.units[2], "instructions"), 50);
+  EXPECT_TRUE(cores.warnings.empty());
+}
+
+TEST(Aggregate, PerSocketAddsTheSocketsCpus) {
+  const Topology topology = two_sockets();
+  Request request;
+  request.view = View::Socket;
+  request.topology = &topology;
+  const Aggregation sockets = aggregate(kFiveCpus, request);
+  EXPECT_EQ(labels(sockets), (std::vector<std::string>{"S0", "S1"}));
+  EXPECT_DOUBLE_EQ(value(sockets.units[0], "cycles"), 1000);
+  EXPECT_DOUBLE_EQ(value(sockets.units[1], "cycles"), 500);
+}
+
+TEST(Aggregate, ACoreWithSomeOfItsCpusIsWarnedAbout) {
+  const Topology topology = two_sockets();
+  Request request;
+  request.view = View::Core;
+  request.topology = &topology;
+  const Aggregation cores = aggregate({cpu(0, 100, 10), cpu(1, 200, 20), cpu(3, 400, 40)}, request);
+  EXPECT_EQ(labels(cores), (std::vector<std::string>{"S0-C0", "S0-C1"}));
+  ASSERT_EQ(cores.warnings.size(), 1u);
+  EXPECT_NE(cores.warnings[0].find("S0-C0 (1 of 2)"), std::string::npos) << cores.warnings[0];
+}
+
+// Ice Lake's TOPDOWN.SLOTS:percore is the slots of both threads of the core.
+TEST(Aggregate, CoreWideEventsPerThreadAreTheCoresSum) {
+  const Topology topology = two_sockets();
+  std::vector<Place> places = kFiveCpus;
+  for (size_t i = 0; i < places.size(); ++i) {
+    places[i].sample.events["TOPDOWN.SLOTS:percore"] = {1000.0 * static_cast<double>(i + 1), 1000, 500};
+  }
+  Request request;
+  request.view = View::Thread;
+  request.topology = &topology;
+  request.core_wide_events = {"TOPDOWN.SLOTS:percore"};
+  const Aggregation threads = aggregate(places, request);
+  // CPU0 and CPU2 share core 0: (1000 + 3000) scaled by 2.
+  EXPECT_DOUBLE_EQ(value(threads.units[0], "TOPDOWN.SLOTS:percore"), 8000);
+  EXPECT_DOUBLE_EQ(value(threads.units[2], "TOPDOWN.SLOTS:percore"), 8000);
+  EXPECT_DOUBLE_EQ(value(threads.units[4], "TOPDOWN.SLOTS:percore"), 10000);
+  EXPECT_DOUBLE_EQ(value(threads.units[0], "cycles"), 100);  // others stay the thread's
+
+  request.topology = nullptr;
+  EXPECT_THROW(aggregate(places, request), Error);
+}
+
+TEST(Aggregate, PerfsOwnCoreAndSocketRows) {
+  std::vector<Place> cores{{"S0-D0-C0", {}}, {"S0-D0-C1", {}}, {"S1-D0-C0", {}}};
+  for (auto& place : cores) place.sample.events["cycles"] = exact(100);
+  Request request;
+  request.view = View::Core;
+  EXPECT_EQ(labels(aggregate(cores, request)), (std::vector<std::string>{"S0-D0-C0", "S0-D0-C1", "S1-D0-C0"}));
+  request.view = View::Socket;
+  const Aggregation sockets = aggregate(cores, request);
+  EXPECT_EQ(labels(sockets), (std::vector<std::string>{"S0", "S1"}));
+  EXPECT_DOUBLE_EQ(value(sockets.units[0], "cycles"), 200);
+  request.view = View::Thread;
+  try {
+    aggregate(cores, request);
+    FAIL() << "no error";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("--per-thread needs finer counts than per-core rows"), std::string::npos)
+        << error.what();
+  }
+}
+
+TEST(Aggregate, PerfsThreadRows) {
+  std::vector<Place> threads{{"app-41", {}}, {"app-42", {}}};
+  for (auto& place : threads) place.sample.events["cycles"] = exact(100);
+  Request request;
+  request.view = View::Thread;
+  EXPECT_EQ(labels(aggregate(threads, request)), (std::vector<std::string>{"app-41", "app-42"}));
+  request.view = View::Core;
+  EXPECT_THROW(aggregate(threads, request), Error);
+}
+
+TEST(Aggregate, CpusMissingFromTheTopologyAreAnError) {
+  const Topology topology = two_sockets();
+  Request request;
+  request.view = View::Socket;
+  request.topology = &topology;
+  try {
+    aggregate({cpu(9, 1, 1)}, request);
+    FAIL() << "no error";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("CPU9 is not in the CPU topology"), std::string::npos) << error.what();
+  }
+  request.topology = nullptr;
+  EXPECT_THROW(aggregate(kFiveCpus, request), Error);
+}
+
+TEST(Aggregate, MixedPlacesAreAnError) {
+  std::vector<Place> mixed{cpu(0, 1, 1), {"S0", {}}};
+  EXPECT_THROW(aggregate(mixed, Request{}), Error);
+}
+
+}  // namespace
+}  // namespace topdown::aggregate

@@ -1,0 +1,298 @@
+// docs/failures.md: what the topdown binary does with bad input and faults
+// (message, exit status, output file), end to end.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "../collect/test_support.h"
+#include "../support/temp_tree.h"
+#include "run_command.h"
+
+namespace topdown::testing {
+namespace {
+
+const std::string kTopdown = TOPDOWN_BIN;
+// perf's software events count without a PMU: the live path on any machine.
+const std::string kSoftware = std::string(TOPDOWN_SOURCE_DIR) + "/tests/data/software.model";
+const std::string kStatSoftware = kTopdown + " stat --model " + kSoftware;
+
+// Single quotes for /bin/sh, which run_command goes through.
+std::string quoted(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// topdown's own failures are one line "topdown: ..." on stderr.
+void expect_one_line(const CommandResult& r, const std::string& expected) {
+  EXPECT_EQ(r.err, "topdown: " + expected + "\n");
+}
+
+long entries_in(const std::filesystem::path& dir) {
+  return std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator{});
+}
+
+TEST(FailuresCli, NoPmuIsOneLineAndNoOutputFile) {
+  if (has_pmu()) GTEST_SKIP() << "this machine has a PMU; the no-PMU path is not reachable here";
+  TempTree tree;
+  const auto out = tree.root() / "report.txt";
+  auto r = run_command(kTopdown + " stat --cpu zen5 -o " + out.string() + " -- true");
+  EXPECT_EQ(r.exit_code, 125);
+  EXPECT_EQ(r.err.rfind("topdown: cannot count '", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("no hardware PMU: this kernel exposes no CPU performance counters (a VM without a virtual "
+                       "PMU?); enable the vPMU in the hypervisor or run on bare metal\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+  EXPECT_EQ(entries_in(tree.root()), 0) << "no report and no temporary file";
+}
+
+TEST(FailuresCli, NoModelForThisCpu) {
+  // A model directory whose only model is for a CPU no machine running this has.
+  TempTree tree;
+  tree.write("p5.model",
+             "[model]\nname = p5\ntitle = Pentium\ncpus = Intel 0x5\nevent_table = software\n"
+             "[node Busy]\nformula = 1\n");
+  auto r = run_command("TOPDOWN_MODELS=" + tree.root().string() + " " + kTopdown + " stat -- true");
+  EXPECT_EQ(r.exit_code, 125);
+  EXPECT_EQ(r.err.rfind("topdown: no model for this CPU (", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("); supported: p5 (Pentium: Intel 0x5); use --cpu NAME to pick one\n"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+}
+
+TEST(FailuresCli, CpuNamingSeveralModels) {
+  auto r = run_command(kTopdown + " stat --cpu zen --print-groups");
+  EXPECT_EQ(r.exit_code, 125);
+  expect_one_line(r, "--cpu zen fits several models (zen4, zen5); use --cpu NAME with one of these names");
+}
+
+TEST(FailuresCli, UnknownEventInAModelFile) {
+  TempTree tree;
+  const auto model = tree.write("typo.model",
+                                "[model]\nname = typo\ntitle = Typo\ncpus = AMD 0x1A\nevent_table = software\n"
+                                "[node Busy]\nformula = task\\-clock / tsak\\-clock\n");
+  // Event tables are found beside the model.
+  tree.mkdir("events");
+  std::filesystem::copy_file(std::string(TOPDOWN_SOURCE_DIR) + "/tests/data/events/software.events",
+                             tree.root() / "events" / "software.events");
+  auto r = run_command(kTopdown + " stat --model " + model.string() + " --print-groups");
+  EXPECT_EQ(r.exit_code, 125);
+  EXPECT_EQ(r.err.rfind("topdown: unknown event 'tsak-clock' for ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+}
+
+TEST(FailuresCli, ModelFileErrorsNameFileLineAndColumn) {
+  TempTree tree;
+  const auto model = tree.write("bad.model",
+                                "[model]\nname = bad\ntitle = Bad\ncpus = AMD 0x1A\nevent_table = software\n"
+                                "[node A]\nformula = B + 1\n[node B]\nformula = 2 * A\n");
+  auto r = run_command(kTopdown + " stat --model " + model.string() + " --print-groups");
+  EXPECT_EQ(r.exit_code, 125);
+  EXPECT_EQ(r.err.rfind("topdown: " + model.string() + ":7:11: cycle among formulas: A -> B -> A", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+}
+
+TEST(FailuresCli, OutputDirectoryThatDoesNotExist) {
+  TempTree tree;
+  const std::string out = (tree.root() / "no-such-dir" / "report.txt").string();
+  auto r = run_command(kTopdown + " stat --cpu zen5 --print-groups -o " + out);
+  EXPECT_EQ(r.exit_code, 125);
+  expect_one_line(r, "cannot write output file " + out +
+                         ": No such file or directory; choose a writable directory with -o");
+  EXPECT_EQ(entries_in(tree.root()), 0);
+}
+
+TEST(FailuresCli, OutputPathThatIsADirectoryLeavesNoTemporaryFile) {
+  TempTree tree;
+  const auto dir = tree.mkdir("reports");
+  auto r = run_command(kTopdown + " stat --cpu zen5 --print-groups -o " + dir.string());
+  EXPECT_EQ(r.exit_code, 125);
+  expect_one_line(r, "cannot write output file " + dir.string() + ": Is a directory; nothing was written");
+  EXPECT_EQ(entries_in(tree.root()), 1);  // the directory itself, nothing beside it
+  EXPECT_EQ(entries_in(dir), 0);
+}
+
+TEST(FailuresCli, OutputDirectoryThatIsNotWritable) {
+  TempTree tree;
+  const auto dir = tree.mkdir("read-only");
+  std::filesystem::permissions(dir, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec |
+                                        std::filesystem::perms::group_read | std::filesystem::perms::group_exec |
+                                        std::filesystem::perms::others_read | std::filesystem::perms::others_exec);
+  // Root writes anywhere: run topdown as nobody then.
+  const std::string as_user =
+      ::geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : std::string();
+  const std::string out = (dir / "report.txt").string();
+  auto r = run_command(as_user + kTopdown + " stat --cpu zen5 --print-groups -o " + out);
+  std::filesystem::permissions(dir, std::filesystem::perms::owner_all);
+  EXPECT_EQ(r.exit_code, 125) << r.err;
+  expect_one_line(r, "cannot write output file " + out + ": Permission denied; choose a writable directory with -o");
+  EXPECT_EQ(entries_in(dir), 0);
+}
+
+TEST(FailuresCli, FailedRunKeepsThePreviousReport) {
+  TempTree tree;
+  const auto out = tree.write("report.txt", "the previous report\n");
+  auto r = run_command(kTopdown + " stat --cpu zen5 --print-groups -e NO_SUCH_EVENT.ANY -o " + out.string());
+  EXPECT_EQ(r.exit_code, 125);
+  EXPECT_EQ(slurp(out.string()), "the previous report\n");
+  EXPECT_EQ(entries_in(tree.root()), 1);
+}
+
+TEST(FailuresCli, NoCommandToMeasure) {
+  auto r = run_command(kStatSoftware);
+  EXPECT_EQ(r.exit_code, 125);
+  expect_one_line(r, "no command to measure; usage: topdown stat [options] -- CMD [ARGS...] (or -p PID, or -a)");
+}
+
+TEST(FailuresCli, CommandNotFoundIs127AndNothingIsWritten) {
+  SKIP_WITHOUT_PERF_EVENTS();
+  TempTree tree;
+  const auto out = tree.root() / "report.txt";
+  auto r = run_command(kStatSoftware + " -o " + out.string() + " -- topdown-no-such-command --flag");
+  EXPECT_EQ(r.exit_code, 127);
+  expect_one_line(r, "cannot run 'topdown-no-such-command': No such file or directory; check the command name and "
+                     "PATH");
+  EXPECT_EQ(entries_in(tree.root()), 0);
+}
+
+TEST(FailuresCli, CommandNotExecutableIs126) {
+  SKIP_WITHOUT_PERF_EVENTS();
+  TempTree tree;
+  const auto script = tree.write("script.sh", "#!/bin/sh\necho ran\n");  // not executable
+  auto r = run_command(kStatSoftware + " -- " + script.string());
+  EXPECT_EQ(r.exit_code, 126);
+  expect_one_line(r, "cannot run '" + script.string() + "': Permission denied; check the command name and PATH");
+  EXPECT_TRUE(r.out.empty());
+  auto directory = run_command(kStatSoftware + " -- " + tree.root().string());
+  EXPECT_EQ(directory.exit_code, 126);
+}
+
+TEST(FailuresCli, WorkloadKilledBySignalStillGetsItsSummary) {
+  SKIP_WITHOUT_PERF_EVENTS();
+  auto text = run_command(kStatSoftware + " -- sh -c 'kill -SEGV $$'");
+  EXPECT_EQ(text.exit_code, 128 + SIGSEGV);
+  EXPECT_NE(text.err.find("topdown: Software events (test model) (software), sh -c kill -SEGV $$, "),
+            std::string::npos)
+      << text.err;
+  EXPECT_NE(text.err.find(" s, killed by SIGSEGV\n"), std::string::npos) << text.err;
+  EXPECT_NE(text.err.find("  On_CPU "), std::string::npos) << text.err;
+  EXPECT_NE(text.err.find("warning: the workload was killed by SIGSEGV; the counts cover it until then\n"),
+            std::string::npos)
+      << text.err;
+
+  TempTree tree;
+  const auto out = tree.root() / "report.json";
+  auto json = run_command(kStatSoftware + " --json -o " + out.string() + " -- sh -c 'kill -KILL $$'");
+  EXPECT_EQ(json.exit_code, 128 + SIGKILL);
+  EXPECT_TRUE(json.err.empty()) << json.err;
+  const auto report = nlohmann::json::parse(slurp(out.string()));
+  EXPECT_EQ(report["exit_code"], 128 + SIGKILL);
+  EXPECT_EQ(report["signal"], SIGKILL);
+}
+
+TEST(FailuresCli, WorkloadExitStatusPassesThrough) {
+  SKIP_WITHOUT_PERF_EVENTS();
+  EXPECT_EQ(run_command(kStatSoftware + " -- sh -c 'exit 7'").exit_code, 7);
+  EXPECT_EQ(run_command(kStatSoftware + " -- false").exit_code, 1);
+}
+
+TEST(FailuresCli, ShellMetacharactersReachTheCommandUnchanged) {
+  SKIP_WITHOUT_PERF_EVENTS();
+  TempTree tree;
+  const auto injected = tree.root() / "injected";
+  const std::vector<std::string> args = {
+      "a b", "$HOME", "*", ";", "`id`", ">x", "&&", "$(touch " + injected.string() + ")", "'", "\"", "\\", "--", ""};
+  std::string command = kStatSoftware + " -- printf '%s|'";
+  std::string expected;
+  for (const auto& arg : args) {
+    command += " " + quoted(arg);
+    expected += arg + "|";
+  }
+  auto r = run_command(command);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, expected);
+  EXPECT_FALSE(std::filesystem::exists(injected));
+}
+
+// Root through sudo: the command runs as the user who called sudo (or
+// --user), never as root unless asked.
+TEST(FailuresCli, UnderSudoTheCommandRunsAsTheCallingUser) {
+  SKIP_WITHOUT_PERF_EVENTS();
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root (it plays sudo's part)";
+  const std::string sudo = "SUDO_USER=nobody SUDO_UID=65534 SUDO_GID=65534 ";
+  auto as_caller = run_command(sudo + kStatSoftware + " -- id -u");
+  EXPECT_EQ(as_caller.exit_code, 0) << as_caller.err;
+  EXPECT_EQ(as_caller.out, "65534\n");
+  EXPECT_EQ(run_command(sudo + kStatSoftware + " --keep-root -- id -u").out, "0\n");
+  EXPECT_EQ(run_command(kStatSoftware + " --user nobody -- id -u").out, "65534\n");
+  auto unknown = run_command(kStatSoftware + " --user no-such-user-here -- id -u");
+  EXPECT_EQ(unknown.exit_code, 125);
+  EXPECT_NE(unknown.err.find("no-such-user-here"), std::string::npos) << unknown.err;
+  EXPECT_EQ(unknown.out, "");
+}
+
+TEST(FailuresCli, UnwritableOutputStopsBeforeTheWorkloadRuns) {
+  SKIP_WITHOUT_PERF_EVENTS();
+  TempTree tree;
+  const auto ran = tree.root() / "ran";
+  const std::string out = (tree.root() / "missing" / "report.txt").string();
+  auto r = run_command(kStatSoftware + " -o " + out + " -- touch " + ran.string());
+  EXPECT_EQ(r.exit_code, 125);
+  expect_one_line(r, "cannot write output file " + out +
+                         ": No such file or directory; choose a writable directory with -o");
+  EXPECT_FALSE(std::filesystem::exists(ran));
+}
+
+TEST(FailuresCli, ImportOfBadNumbersIsOneLine) {
+  TempTree tree;
+  for (const char* bad : {"nan", "-5", "inf", "1e400"}) {
+    const auto file = tree.write("bad.txt", std::string("ls_not_halted_cyc ") + bad + "\n").string();
+    auto r = run_command(kTopdown + " import --cpu zen5 " + file);
+    EXPECT_EQ(r.exit_code, 125) << bad;
+    expect_one_line(r, file + ":1: value '" + bad + "' of ls_not_halted_cyc is not a number >= 0");
+  }
+}
+
+TEST(FailuresCli, ImportOfOverflowingCountsIsNaNamedNeverInf) {
+  TempTree tree;
+  const auto file = tree.write("huge.txt",
+                               "ls_not_halted_cyc 1e308\nls_not_halted_cyc 1e308\nex_ret_ops 1000\n"
+                               "de_src_op_disp.all 1000\n")
+                        .string();
+  auto r = run_command(kTopdown + " import --cpu zen5 -v " + file);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("not counted: ls_not_halted_cyc"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("warning: event ls_not_halted_cyc has a count that is not a finite number"),
+            std::string::npos)
+      << r.err;
+  const std::regex not_a_number(R"((^|[^A-Za-z])(nan|inf)([^A-Za-z]|$))", std::regex::icase);
+  EXPECT_FALSE(std::regex_search(r.err, not_a_number)) << r.err;
+  auto json = run_command(kTopdown + " import --cpu zen5 --json " + file);
+  EXPECT_NO_THROW(nlohmann::json::parse(json.err)) << json.err;
+}
+
+TEST(FailuresCli, ImportOfEmptyAndBinaryFiles) {
+  TempTree tree;
+  const auto empty = tree.write("empty.csv", "").string();
+  auto r = run_command(kTopdown + " import --cpu zen5 " + empty);
+  EXPECT_EQ(r.exit_code, 125);
+  expect_one_line(r, "import file " + empty +
+                         " holds no counts (it is empty or all comments); expected perf stat -x output or EVENT VALUE "
+                         "lines");
+  auto binary = run_command(kTopdown + " import --cpu zen5 " + kTopdown);
+  EXPECT_EQ(binary.exit_code, 125);
+  const std::string neither = ":1: neither perf stat -x output nor an 'EVENT VALUE' line: '?ELF";
+  EXPECT_EQ(binary.err.rfind("topdown: " + kTopdown + neither, 0), 0u)
+      << binary.err;
+  EXPECT_EQ(std::count(binary.err.begin(), binary.err.end(), '\n'), 1);
+  EXPECT_TRUE(std::all_of(binary.err.begin(), binary.err.end(),
+                          [](char c) { return c == '\n' || (c >= 0x20 && c < 0x7f); }));
+}
+
+}  // namespace
+}  // namespace topdown::testing

@@ -1,0 +1,228 @@
+// topdown stat over time and across the machine (-I, --columns, -a, -p,
+// --no-multiplex, signals), end to end. The software-event test model counts
+// without a PMU; the hardware model's tests skip on machines without one.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "run_command.h"
+
+namespace topdown::testing {
+namespace {
+
+const std::string kTopdown = TOPDOWN_BIN;
+const std::string kStat =
+    kTopdown + " stat --model " + std::string(TOPDOWN_SOURCE_DIR) + "/tests/data/software.model";
+// Busy in user space for two seconds, then timeout exits with 124.
+const std::string kBusyTwoSeconds = "timeout 2 sh -c 'while :; do :; done'";
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::vector<nlohmann::json> json_lines(const std::string& text) {
+  std::vector<nlohmann::json> records;
+  for (const auto& line : lines_of(text)) records.push_back(nlohmann::json::parse(line));
+  return records;
+}
+
+const nlohmann::json* event_of(const nlohmann::json& record, const std::string& name) {
+  for (const auto& event : record["events"]) {
+    if (event["name"] == name) return &event;
+  }
+  return nullptr;
+}
+
+// Root, or kernel.perf_event_paranoid <= 0: needed to count whole CPUs.
+bool system_wide_permitted() {
+  return run_command(kStat + " -a -- true").exit_code == 0;
+}
+
+TEST(LiveCli, IntervalJsonLinesAddUpToTheSummary) {
+  auto r = run_command(kStat + " -I 200 --json -- " + kBusyTwoSeconds);
+  ASSERT_EQ(r.exit_code, 124) << r.err;  // the workload's status
+  const std::vector<nlohmann::json> records = json_lines(r.err);
+  ASSERT_GE(records.size(), 10u);  // about ten intervals and the summary
+  ASSERT_LE(records.size(), 13u);
+  const nlohmann::json& summary = records.back();
+  EXPECT_TRUE(summary["time"].is_null());
+  EXPECT_EQ(summary["exit_code"], 124);
+  double task_clock = 0;
+  double previous_time = 0;
+  for (size_t i = 0; i + 1 < records.size(); ++i) {
+    const double time = records[i]["time"].get<double>();
+    EXPECT_GT(time, previous_time);
+    EXPECT_NEAR(records[i]["elapsed_s"].get<double>(), time - previous_time, 1e-6);
+    previous_time = time;
+    EXPECT_TRUE(records[i]["exit_code"].is_null());
+    task_clock += (*event_of(records[i], "task-clock"))["value"].get<double>();
+  }
+  EXPECT_DOUBLE_EQ(task_clock, (*event_of(summary, "task-clock"))["value"].get<double>());
+  EXPECT_DOUBLE_EQ(previous_time, summary["elapsed_s"].get<double>());
+}
+
+TEST(LiveCli, ColumnsPrintOneLinePerInterval) {
+  auto r = run_command(kStat + " -I 200 --columns -- " + kBusyTwoSeconds);
+  ASSERT_EQ(r.exit_code, 124) << r.err;
+  const std::vector<std::string> lines = lines_of(r.err);
+  ASSERT_GE(lines.size(), 12u) << r.err;
+  EXPECT_EQ(lines.front(), "#     time  On_CPU   Off_CPU   Bottleneck");
+  const double first_time = std::stod(lines[1].substr(0, 10));  // the tick may come late on a busy machine
+  EXPECT_GE(first_time, 0.2) << r.err;
+  EXPECT_LT(first_time, 0.3) << r.err;
+  EXPECT_EQ(lines.back().substr(0, 10), "     total") << r.err;
+  for (size_t i = 1; i < lines.size(); ++i) EXPECT_NE(lines[i].find('%'), std::string::npos) << lines[i];
+}
+
+TEST(LiveCli, IntervalCsvHasATimeColumn) {
+  auto r = run_command(kStat + " -I 200 --csv -- sleep 0.5");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> lines = lines_of(r.err);
+  ASSERT_GE(lines.size(), 6u);
+  EXPECT_EQ(lines[0].rfind("time,kind,name,level,", 0), 0u);
+  EXPECT_EQ(lines[1].rfind("0.2", 0), 0u) << lines[1];
+  EXPECT_EQ(lines.back().rfind(",info,Context_Switches_Per_Second,", 0), 0u) << "the summary's time is empty";
+  EXPECT_EQ(std::count_if(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("time,", 0) == 0; }), 1);
+}
+
+TEST(LiveCli, IntervalTextHasTimeHeadingsAndTheWholeRun) {
+  auto r = run_command(kStat + " -I 200 -- sleep 0.5");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.rfind("=== time 0.2", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("\n=== whole run ===\ntopdown: Software events (test model) (software), sleep 0.5, 0.5"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(LiveCli, SigintStopsSystemWideCountingAndPrintsTheSummary) {
+  if (!system_wide_permitted()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
+  // A background command of a non-interactive shell ignores SIGINT unless it
+  // installs a handler, as topdown does while counting.
+  auto r = run_command("sh -c '" + kStat + " -a -I 100 --columns & pid=$!; sleep 0.6; kill -INT $pid; wait $pid'");
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  const std::vector<std::string> lines = lines_of(r.err);
+  ASSERT_GE(lines.size(), 5u) << r.err;
+  EXPECT_EQ(lines.front().rfind("#     time", 0), 0u);
+  EXPECT_EQ(lines.back().substr(0, 10), "     total") << r.err;
+}
+
+TEST(LiveCli, SigtermIsForwardedToTheWorkloadAndReported) {
+  auto r = run_command("sh -c '" + kStat +
+                       " -I 100 --json -- sleep 20 & pid=$!; sleep 0.5; kill -TERM $pid; wait $pid'");
+  EXPECT_EQ(r.exit_code, 128 + 15) << r.err;
+  const std::vector<nlohmann::json> records = json_lines(r.err);
+  ASSERT_GE(records.size(), 3u);
+  const nlohmann::json& summary = records.back();
+  EXPECT_TRUE(summary["time"].is_null());
+  EXPECT_EQ(summary["signal"], 15);
+  EXPECT_EQ(summary["exit_code"], 143);
+  EXPECT_NE(summary["warnings"].dump().find("the workload was killed by SIGTERM"), std::string::npos);
+  EXPECT_LT(summary["elapsed_s"].get<double>(), 10.0);
+}
+
+TEST(LiveCli, AWorkloadKilledByASignalIsReportedAndItsStatusKept) {
+  auto r = run_command(kStat + " -- sh -c 'kill -KILL $$'");
+  EXPECT_EQ(r.exit_code, 128 + 9) << r.err;
+  EXPECT_NE(r.err.find(", killed by SIGKILL\n"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("warning: the workload was killed by SIGKILL; the counts cover it until then"),
+            std::string::npos);
+  EXPECT_EQ(run_command(kStat + " -- sh -c 'exit 3'").exit_code, 3);
+}
+
+TEST(LiveCli, AttachesToARunningProcessUntilItExits) {
+  auto r = run_command("sh -c 'sh -c \"sleep 0.3; timeout 0.5 sh -c \\\"while :; do :; done\\\"\" & pid=$!; " + kStat +
+                       " --json -p $pid; echo $pid >&2'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto newline = r.err.rfind('\n', r.err.size() - 2);
+  const nlohmann::json report = nlohmann::json::parse(r.err.substr(0, newline));
+  const int pid = std::stoi(r.err.substr(newline + 1));
+  EXPECT_EQ(report["pids"], nlohmann::json::array({pid}));
+  EXPECT_TRUE(report["command"].empty());
+  EXPECT_GT(report["elapsed_s"].get<double>(), 0.6);
+  EXPECT_GT((*event_of(report, "task-clock"))["value"].get<double>(), 0.02e9) << "the busy child was counted";
+}
+
+TEST(LiveCli, AttachingToNoProcessFails) {
+  auto r = run_command(kStat + " -p 999999999");
+  EXPECT_EQ(r.exit_code, 125);
+  EXPECT_EQ(r.err, "topdown: no process 999999999; check the pid given with -p\n");
+}
+
+TEST(LiveCli, SystemWideCountsBothCpus) {
+  if (!system_wide_permitted()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
+  auto r = run_command(kStat + " -a --json -- sleep 0.3");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json report = nlohmann::json::parse(r.err);
+  const size_t cpus = report["cpus"].size();
+  ASSERT_GE(cpus, 1u);
+  // Every CPU's clock runs the whole time: the counters were enabled on each.
+  const double enabled = (*event_of(report, "task-clock"))["time_enabled_ns"].get<double>();
+  const double expected = static_cast<double>(cpus) * report["elapsed_s"].get<double>() * 1e9;
+  EXPECT_NEAR(enabled, expected, 0.1 * expected);
+  auto one = nlohmann::json::parse(run_command(kStat + " -C 0 --json -- sleep 0.3").err);
+  EXPECT_EQ(one["cpus"], nlohmann::json::array({0}));
+}
+
+TEST(LiveCli, OfflineCpuIsAnError) {
+  auto r = run_command(kStat + " -C 4096 -- true");
+  EXPECT_EQ(r.exit_code, 125);
+  EXPECT_NE(r.err.find("topdown: -C 4096: CPU 4096 is not online"), std::string::npos) << r.err;
+}
+
+TEST(LiveCli, NoMultiplexRunsOncePerGroupAndSaysRunsVary) {
+  // msr/tsc/ is on another PMU than the software events: a second group.
+  if (!std::filesystem::exists("/sys/bus/event_source/devices/msr/events/tsc")) {
+    GTEST_SKIP() << "no msr PMU with a tsc event on this machine";
+  }
+  auto r = run_command(kStat + " --kernel -e msr/tsc/ --no-multiplex --json -- true");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json report = nlohmann::json::parse(r.err);
+  EXPECT_EQ(report["groups"], 2);
+  EXPECT_EQ(report["multiplexed"], false);
+  ASSERT_NE(event_of(report, "msr/tsc/"), nullptr);
+  EXPECT_GT((*event_of(report, "msr/tsc/"))["value"].get<double>(), 0.0);
+  EXPECT_GT((*event_of(report, "task-clock"))["value"].get<double>(), 0.0);
+  EXPECT_NE(report["warnings"].dump().find("--no-multiplex ran the command 2 times, once per counter group"),
+            std::string::npos)
+      << report["warnings"];
+}
+
+TEST(LiveCli, NoMultiplexWithIntervalsIsRefused) {
+  auto r = run_command(kStat + " --no-multiplex -I 100 -- true");
+  EXPECT_EQ(r.exit_code, 125);
+  EXPECT_NE(r.err.find("--no-multiplex"), std::string::npos) << r.err;
+}
+
+TEST(LiveCli, NothingToCountIsAnError) {
+  auto r = run_command(kStat);
+  EXPECT_EQ(r.exit_code, 125);
+  EXPECT_EQ(r.err,
+            "topdown: no command to measure; usage: topdown stat [options] -- CMD [ARGS...] (or -p PID, or -a)\n");
+}
+
+TEST(LiveCli, ModelFileAndCpuExcludeEachOther) {
+  auto r = run_command(kStat + " --cpu zen5 -- true");
+  EXPECT_EQ(r.exit_code, 125);
+}
+
+// The hardware model of this machine, interval by interval.
+TEST(LiveCli, HardwareIntervalsAddUpToTheSummary) {
+  SKIP_WITHOUT_PMU();
+  auto r = run_command(kTopdown + " stat -I 100 --json -- " + std::string(TOPDOWN_DEMO_BIN) + " alu");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<nlohmann::json> records = json_lines(r.err);
+  ASSERT_GE(records.size(), 2u);
+  const nlohmann::json& summary = records.back();
+  for (const auto& event : summary["events"]) {
+    double added = 0;
+    for (size_t i = 0; i + 1 < records.size(); ++i) added += (*event_of(records[i], event["name"]))["value"].get<double>();
+    EXPECT_DOUBLE_EQ(added, event["value"].get<double>()) << event["name"];
+  }
+}
+
+}  // namespace
+}  // namespace topdown::testing

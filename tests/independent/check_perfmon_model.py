@@ -1,0 +1,657 @@
+#!/usr/bin/env python3
+"""Independent check of an Intel model against Intel's perfmon metrics file.
+
+Every metric of the perfmon file (skylake_metrics.json, icelake_metrics.json,
+...) is evaluated here by Python itself from its expanded `Formula` field:
+perfmon writes the formulas in Python's syntax over one-letter aliases of its
+`Events` and `Constants`, so they are evaluated as written, with the aliases
+bound to counts. The same random counts are written as a counts file and
+analysed with `topdown import --cpu MODEL --smt on|off -l 6 --info`; every
+tree node and Info metric topdown reports must agree in value (1e-9
+relative, n/a exactly where Python's arithmetic fails, e.g. division by
+zero) and in its over-threshold flag, and be placed as perfmon has it:
+nodes at perfmon's level under perfmon's parent, Info metrics outside the
+tree. Perfmon metrics the model leaves out, and the model's metrics perfmon
+does not have, are listed, not judged.
+
+Names: topdown's node and Info names are perfmon's MetricName (or the
+node's vendor_name where MetricName is not a valid name, 4K_Aliasing).
+Perfmon gives tree nodes in percent; topdown in fractions, so a node's
+reference value is perfmon's / 100. Info metrics keep perfmon's units.
+
+perfmon's terms, as topdown spells them:
+  TOPDOWN.SLOTS:perf_metrics   the event TOPDOWN.SLOTS (fixed counter 3)
+  SYSTEM_TSC_FREQ, TSC          the TSC count of the run, event msr/tsc/
+  HYPERTHREADING_ON (smt_on)    the run variable smt_enabled (--smt)
+  THREADS_PER_CORE              2 with SMT on, else 1
+  DURATIONTIMEINMILLISECONDS    1000 * interval-s; DURATIONTIMEINSECONDS interval-s
+  a constant named by a number  that number (perfmon's "20" for the
+                                dependent-loads weight)
+  machine sizes (the number of logical CPUs, sockets, CHAs per socket) are
+  written into the counts file as counts of the names in MACHINE_SIZES.
+
+PERF_METRICS (--perf-metrics on|off, for Ice Lake and later): the run
+variable perf_metrics is written into each counts file. With it on, the
+file has the PERF_METRICS.* events (their values are slots, as perf gives
+them). With it off the file has none of them, and the reference reads each
+register field from the general-counter event counting the same slots
+(GENERAL_COUNTER_SLOTS below); Bad_Speculation has no such event on Ice
+Lake and is the slots the other three leave. The slots are counted alike by
+TOPDOWN.SLOTS and TOPDOWN.SLOTS_P, so both are written, with equal counts.
+
+Thresholds: perfmon's Threshold.Formula with its `&` and `|` read as `and`
+and `or`, its aliases bound to the named metrics' values in perfmon's units.
+A metric whose own value is n/a is never over (topdown's rule); a
+comparison with an n/a metric inside the formula is false. A metric without
+a threshold formula must never be flagged.
+
+Counts files per SMT (and PERF_METRICS) setting: random counts of every
+event; some counts zero; only the events the reference actually reads
+(topdown may not require more); and one file of all-zero counts.
+
+Standard library only, no code from topdown (check_common.py holds what the
+independent checks share). Exit status: 0 all agree, 1 a mismatch, 2 an
+unreadable metrics file or topdown failed, 77 the metrics file or the model
+file is absent (ctest reports the test as skipped).
+"""
+
+import argparse
+import json
+import os
+import random
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # importing check_common leaves no __pycache__ in the source tree
+from check_common import SKIP, CheckError, agree, fmt, import_report, print_grouped, write_counts_file
+
+PERCENT = 100.0  # perfmon's tree nodes are percentages, topdown's fractions
+TSC_EVENT = "msr/tsc/"
+SLOTS_EVENT = "TOPDOWN.SLOTS"
+SLOTS_ON_GENERAL_COUNTER = "TOPDOWN.SLOTS_P"
+
+# perfmon event name -> topdown's, and how many of topdown's counts make one of perfmon's.
+EVENT_NAMES = {
+    "TOPDOWN.SLOTS:perf_metrics": (SLOTS_EVENT, 1),
+    "TSC": (TSC_EVENT, 1),
+    # Package energy: perfmon reads the MSR, in units of 2^-14 J; the
+    # kernel's RAPL event counts 2^-32 J.
+    "UNC_PKG_ENERGY_STATUS": ("power/energy-pkg/", 2 ** 18),
+}
+
+# Machine sizes perfmon names as constants: the name written into the counts
+# file, and the range its random value is drawn from.
+MACHINE_SIZES = {
+    "system.sockets[0].cpus.count * system.socket_count": ("num_cpus_online", 1, 256),
+    "SOCKET_COUNT": ("socket_count", 1, 4),
+    "CHAS_PER_SOCKET": ("chas_per_socket", 8, 60),
+}
+
+# Without the PERF_METRICS register: the general-counter event that counts
+# the slots of each register field. The bad-speculation field is what is
+# left of TOPDOWN.SLOTS.
+GENERAL_COUNTER_SLOTS = {
+    "PERF_METRICS.FRONTEND_BOUND": "IDQ_UOPS_NOT_DELIVERED.CORE",
+    "PERF_METRICS.RETIRING": "UOPS_RETIRED.SLOTS",
+    "PERF_METRICS.BACKEND_BOUND": "TOPDOWN.BACKEND_BOUND_SLOTS",
+}
+SLOTS_LEFT_OVER = "PERF_METRICS.BAD_SPECULATION"
+PERF_METRICS_PREFIX = "PERF_METRICS."
+
+# Names a formula may use besides its aliases: the functions, and the
+# duration, which Sapphire Rapids' formulas name without an alias.
+BUILTINS = {"min": min, "max": max}
+DURATION_S = "DURATIONTIMEINSECONDS"
+
+
+class PerfmonError(CheckError):
+    pass
+
+
+# ------------------------------------------------------------ perfmon
+
+class Metric:
+    """One perfmon metric: its formula and threshold, compiled as Python."""
+
+    def __init__(self, raw, where):
+        self.name = raw["MetricName"]
+        self.legacy_name = raw["LegacyName"]
+        # Tree nodes: the TMA hierarchy. Info_* and Bottleneck_* are level-1
+        # TMA metrics outside the tree, like the metrics of other categories.
+        self.is_node = raw.get("Category") == "TMA" and not self.name.startswith(("Info_", "Bottleneck_"))
+        self.level = raw["Level"]
+        self.parent = raw.get("ParentCategory") or None
+        self.events = {e["Alias"]: e["Name"] for e in raw["Events"]}
+        self.constants = {c["Alias"]: c["Name"] for c in raw["Constants"]}
+        where = f"{where}: {self.name}"
+        self.formula = compile_python(raw["Formula"], f"{where} Formula",
+                                      set(self.events) | set(self.constants) | set(BUILTINS)
+                                      | {DURATION_S})
+        threshold = raw.get("Threshold") or {}
+        self.threshold_text = threshold.get("Formula", "").strip()
+        self.threshold_metrics = {t["Alias"]: t["Value"] for t in threshold.get("ThresholdMetrics", [])}
+        self.threshold = None
+        if self.threshold_text:
+            python = self.threshold_text.replace("&", " and ").replace("|", " or ")
+            self.threshold = compile_python(python, f"{where} Threshold", set(self.threshold_metrics))
+
+    def to_topdown_units(self, value):
+        return value / PERCENT if self.is_node and value is not None else value
+
+
+def compile_python(source, where, allowed_names):
+    try:
+        code = compile(source, where, "eval")
+    except SyntaxError as error:
+        raise PerfmonError(f"{where}: Python cannot read '{source}': {error.msg}")
+    unknown = set(code.co_names) - allowed_names
+    if unknown:
+        raise PerfmonError(f"{where}: '{source}' uses {sorted(unknown)}, which are neither aliases nor known names")
+    return code
+
+
+def read_metrics(path):
+    try:
+        with open(path, encoding="utf-8") as metrics_file:
+            raw = json.load(metrics_file)
+        metrics = [Metric(entry, path) for entry in raw["Metrics"]]
+    except (OSError, json.JSONDecodeError, KeyError, TypeError) as error:
+        raise PerfmonError(f"{path}: not a perfmon metrics file: {error!r}")
+    names = {m.name for m in metrics}
+    legacy = {m.legacy_name for m in metrics}
+    for metric in metrics:
+        if metric.parent and metric.parent not in names:
+            raise PerfmonError(f"{path}: {metric.name}'s parent {metric.parent} is not a metric")
+        unknown = set(metric.threshold_metrics.values()) - legacy
+        if unknown:
+            raise PerfmonError(f"{path}: {metric.name}'s threshold names unknown metrics {sorted(unknown)}")
+    return metrics
+
+
+def topdown_event(perfmon_name):
+    return EVENT_NAMES.get(perfmon_name, (perfmon_name, 1))[0]
+
+
+# ----------------------------------------------------------- settings
+
+class Setting:
+    """The run variables of one group of counts files."""
+
+    def __init__(self, smt, perf_metrics):
+        self.smt = smt                    # bool
+        self.perf_metrics = perf_metrics  # bool, or None: not written (no such register)
+
+    def label(self):
+        text = f"smt {'on' if self.smt else 'off'}"
+        if self.perf_metrics is not None:
+            text += f", perf_metrics {'on' if self.perf_metrics else 'off'}"
+        return text
+
+    def run_variables(self, interval):
+        variables = {"smt_enabled": int(self.smt)}
+        if self.perf_metrics is not None:
+            variables["perf_metrics"] = int(self.perf_metrics)
+        variables["interval-s"] = interval
+        return variables
+
+    def reads_register(self, perfmon_event):
+        return self.perf_metrics is not False or not perfmon_event.startswith(PERF_METRICS_PREFIX)
+
+
+def events_to_count(metrics, setting):
+    """topdown's names of every event perfmon's formulas use in this setting."""
+    events = {TSC_EVENT}
+    for metric in metrics:
+        for perfmon_name in metric.events.values():
+            if setting.reads_register(perfmon_name):
+                events.add(topdown_event(perfmon_name))
+            elif perfmon_name != SLOTS_LEFT_OVER and perfmon_name not in GENERAL_COUNTER_SLOTS:
+                raise PerfmonError(f"{metric.name} uses {perfmon_name}, which has no general-counter "
+                                   f"equivalent here: check this model with --perf-metrics on only")
+    if setting.perf_metrics is False:
+        events |= set(GENERAL_COUNTER_SLOTS.values()) | {SLOTS_EVENT, SLOTS_ON_GENERAL_COUNTER}
+    for metric in metrics:
+        for constant in metric.constants.values():
+            if constant in MACHINE_SIZES:
+                events.add(MACHINE_SIZES[constant][0])
+    return events
+
+
+# --------------------------------------------------------- reference
+
+class NotAvailable:
+    """An n/a metric inside a threshold: arithmetic stays n/a, comparisons are false."""
+
+    def _same(self, *_):
+        return self
+
+    def _false(self, _):
+        return False
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _same
+    __truediv__ = __rtruediv__ = __neg__ = _same
+    __lt__ = __le__ = __gt__ = __ge__ = _false
+
+    def __bool__(self):
+        return False
+
+
+NA = NotAvailable()
+
+
+class Reference:
+    """perfmon's value and threshold flag of every metric for one counts file."""
+
+    def __init__(self, metrics, counts, setting, interval):
+        self.metrics = {m.name: m for m in metrics}
+        self.by_legacy_name = {m.legacy_name: m for m in metrics}
+        self.counts = counts
+        self.setting = setting
+        self.interval = interval
+        self.events_read = set()
+        self._values = {}
+        self._over = {}
+
+    def count(self, event):
+        self.events_read.add(event)
+        return self.counts[event]
+
+    def event(self, perfmon_name):
+        if self.setting.reads_register(perfmon_name):
+            name, scale = EVENT_NAMES.get(perfmon_name, (perfmon_name, 1))
+            return self.count(name) / scale
+        if perfmon_name == SLOTS_LEFT_OVER:
+            return self.count(SLOTS_EVENT) - sum(self.count(e) for e in GENERAL_COUNTER_SLOTS.values())
+        return self.count(GENERAL_COUNTER_SLOTS[perfmon_name])
+
+    def constant(self, name):
+        if name == "HYPERTHREADING_ON":
+            return int(self.setting.smt)
+        if name == "THREADS_PER_CORE":
+            return 2 if self.setting.smt else 1
+        if name == "SYSTEM_TSC_FREQ":
+            return self.count(TSC_EVENT)
+        if name == "DURATIONTIMEINMILLISECONDS":
+            return self.interval * 1000
+        if name in MACHINE_SIZES:
+            return self.count(MACHINE_SIZES[name][0])
+        try:
+            return float(name)
+        except ValueError:
+            raise PerfmonError(f"constant {name}: no value known for it (add it to check_perfmon_model.py)")
+
+    def value(self, name):
+        """perfmon's value (its units), or None when n/a."""
+        if name not in self._values:
+            self._values[name] = self._evaluate(self.metrics[name])
+        return self._values[name]
+
+    def _evaluate(self, metric):
+        reference = self
+
+        class Scope(dict):
+            def __missing__(self, alias):
+                if alias in metric.events:
+                    return reference.event(metric.events[alias])
+                if alias in metric.constants:
+                    return reference.constant(metric.constants[alias])
+                if alias == DURATION_S:
+                    return reference.interval
+                raise KeyError(alias)  # then Python looks in the builtins: min, max
+
+        try:
+            return float(eval(metric.formula, {"__builtins__": BUILTINS}, Scope()))
+        except ArithmeticError:  # division by zero
+            return None
+
+    def topdown_value(self, name):
+        return self.metrics[name].to_topdown_units(self.value(name))
+
+    def over_threshold(self, name):
+        if name not in self._over:
+            metric = self.metrics[name]
+            over = False
+            own = self.value(name)
+            if metric.threshold is not None and own is not None:
+                values = {}
+                for alias, legacy_name in metric.threshold_metrics.items():
+                    value = self.value(self.by_legacy_name[legacy_name].name)
+                    values[alias] = NA if value is None else value
+                try:
+                    over = bool(eval(metric.threshold, {"__builtins__": {}}, values))
+                except ArithmeticError:
+                    over = False
+            self._over[name] = over
+        return self._over[name]
+
+
+# ------------------------------------------------------ random counts
+
+# Cycle counts the formulas subtract from each other: each a share of the one before.
+ORDERED_CYCLES = [
+    ("CYCLE_ACTIVITY.STALLS_TOTAL", "CYCLE_ACTIVITY.STALLS_MEM_ANY", "CYCLE_ACTIVITY.STALLS_L1D_MISS",
+     "CYCLE_ACTIVITY.STALLS_L2_MISS", "CYCLE_ACTIVITY.STALLS_L3_MISS"),
+    ("CYCLE_ACTIVITY.CYCLES_MEM_ANY", "CYCLE_ACTIVITY.CYCLES_L1D_MISS"),
+    ("MEMORY_ACTIVITY.CYCLES_L1D_MISS", "MEMORY_ACTIVITY.STALLS_L1D_MISS", "MEMORY_ACTIVITY.STALLS_L2_MISS",
+     "MEMORY_ACTIVITY.STALLS_L3_MISS"),
+    ("UOPS_EXECUTED.CORE_CYCLES_GE_1", "UOPS_EXECUTED.CORE_CYCLES_GE_2", "UOPS_EXECUTED.CORE_CYCLES_GE_3"),
+    ("IDQ.ALL_MITE_CYCLES_ANY_UOPS", "IDQ.ALL_MITE_CYCLES_4_UOPS"),
+    ("IDQ.DSB_CYCLES_ANY", "IDQ.DSB_CYCLES_OK"),
+    ("IDQ.MITE_CYCLES_ANY", "IDQ.MITE_CYCLES_OK"),
+    ("OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DATA_RD", "OFFCORE_REQUESTS_OUTSTANDING.ALL_DATA_RD:c4"),
+]
+CYCLE_WORDS = ("CYCLES", "STALL", "ACTIVE", "PENDING", "EMPTY", "FULL", "DURATION", "UTIL", "BOUND_ON",
+               "OCCUPANCY", ":c", "CLK", "BUSY", "PAUSE", "LICENSE", "C0")
+LEVEL1_FIELDS = ("FRONTEND_BOUND", "BAD_SPECULATION", "RETIRING", "BACKEND_BOUND")
+# Sapphire Rapids' level-2 fields, each a share of its level-1 field.
+LEVEL2_FIELDS = {"FETCH_LATENCY": "FRONTEND_BOUND", "BRANCH_MISPREDICTS": "BAD_SPECULATION",
+                 "HEAVY_OPERATIONS": "RETIRING", "MEMORY_BOUND": "BACKEND_BOUND"}
+
+
+def random_counts(rng, events, setting):
+    """Plausible counts for every event: thread and core clocks, slots split
+    into the level-1 shares (the register fields and the general-counter
+    events of the same slots alike), chains of cycle counts, and the other
+    events as shares of the cycles or rates per instruction."""
+    u = rng.uniform
+    clks = u(2e8, 2e9)
+    core_clks = clks * u(1.0, 2.0) / 2 if setting.smt else clks
+    instructions = clks * u(0.2, 4.0)
+    slots = 5 * clks
+    # Shares spread widely so that every threshold is met in some rounds and missed in others.
+    weights = [u(0.05, 1.0) ** 2 for _ in LEVEL1_FIELDS]
+    share = {field: w / sum(weights) for field, w in zip(LEVEL1_FIELDS, weights)}
+    c = {
+        "CPU_CLK_UNHALTED.THREAD": clks,
+        "CPU_CLK_UNHALTED.THREAD_P": clks,
+        "CPU_CLK_UNHALTED.THREAD_ANY": 2 * core_clks if setting.smt else clks,
+        "CPU_CLK_UNHALTED.DISTRIBUTED": core_clks,
+        "CPU_CLK_UNHALTED.THREAD_P:SUP": clks * u(0, 0.3),
+        "CPU_CLK_UNHALTED.REF_TSC": clks / u(0.7, 1.4),
+        "INST_RETIRED.ANY": instructions,
+        "INST_RETIRED.ANY_P:SUP": instructions * u(0, 0.2),
+        SLOTS_EVENT: slots,
+        "TOPDOWN.SLOTS:percore": slots * u(1.0, 2.0) if setting.smt else slots,
+        "IDQ_UOPS_NOT_DELIVERED.CORE": slots * share["FRONTEND_BOUND"],
+        "UOPS_RETIRED.SLOTS": slots * share["RETIRING"],
+        "UOPS_RETIRED.RETIRE_SLOTS": 4 * core_clks * share["RETIRING"],
+        "TOPDOWN.BACKEND_BOUND_SLOTS": slots * share["BACKEND_BOUND"],
+    }
+    for field in LEVEL1_FIELDS:
+        c[PERF_METRICS_PREFIX + field] = slots * share[field]
+    for field, parent in LEVEL2_FIELDS.items():
+        c[PERF_METRICS_PREFIX + field] = c[PERF_METRICS_PREFIX + parent] * u(0.0, 1.0)
+    c["UOPS_ISSUED.ANY"] = c["UOPS_RETIRED.SLOTS"] * u(1.0, 1.3)
+    branches = c["BR_INST_RETIRED.ALL_BRANCHES"] = instructions * u(0.03, 0.25)
+    mispredicts = c["BR_MISP_RETIRED.ALL_BRANCHES"] = branches * u(0.001, 0.05)
+    clears = c["MACHINE_CLEARS.COUNT"] = instructions * 10 ** u(-6, -3)
+    c["INT_MISC.CLEARS_COUNT"] = (mispredicts + clears) * u(1.0, 1.2)
+    c["INT_MISC.RECOVERY_CYCLES"] = c["INT_MISC.CLEARS_COUNT"] * u(2.0, 20.0)
+    c["INT_MISC.RECOVERY_CYCLES_ANY"] = c["INT_MISC.RECOVERY_CYCLES"] * (u(1.0, 2.0) if setting.smt else 1.0)
+    c["INT_MISC.UOP_DROPPING"] = c["IDQ_UOPS_NOT_DELIVERED.CORE"] * u(0.0, 0.1)
+    c["CPU_CLK_UNHALTED.REF_XCLK_ANY"] = c["CPU_CLK_UNHALTED.REF_TSC"] / 25 * u(1.0, 2.0)
+    c["CPU_CLK_UNHALTED.REF_DISTRIBUTED"] = c["CPU_CLK_UNHALTED.REF_TSC"] * u(0.5, 1.0)
+    c["CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE"] = c["CPU_CLK_UNHALTED.REF_DISTRIBUTED"] * u(0, 0.5)
+    c[TSC_EVENT] = c["CPU_CLK_UNHALTED.REF_TSC"] / u(0.05, 1.0)
+    for chain in ORDERED_CYCLES:
+        value = clks * u(0.1, 0.98)
+        for event in chain:
+            c[event] = value
+            value *= u(0.2, 0.98)
+    for name, low, high in MACHINE_SIZES.values():
+        c[name] = rng.randint(low, high)
+    for event in sorted(events - set(c)):
+        if any(word in event for word in CYCLE_WORDS):
+            c[event] = clks * u(0.0, 0.4)
+        elif event.startswith(("UNC_", "FREERUN_")):
+            c[event] = clks * u(0.001, 0.2)
+        elif event.startswith(("UOPS_DISPATCHED", "IDQ.", "LSD.", "UOPS_DECODED", "UOPS_EXECUTED")):
+            c[event] = core_clks * u(0.0, 2.0)
+        else:  # loads, branches, misses, assists: rates per instruction
+            c[event] = instructions * 10 ** u(-5, -1)
+    c[SLOTS_ON_GENERAL_COUNTER] = c[SLOTS_EVENT]
+    return {event: float(round(c[event])) for event in sorted(events)}  # sorted: with_zeros draws in this order
+
+
+def with_zeros(rng, counts, share):
+    zeroed = {e: 0.0 if rng.random() < share else v for e, v in counts.items()}
+    if SLOTS_ON_GENERAL_COUNTER in zeroed:  # one count under two names
+        zeroed[SLOTS_ON_GENERAL_COUNTER] = zeroed[SLOTS_EVENT]
+    return zeroed
+
+
+class Variant:
+    """One kind of counts file written for each setting."""
+
+    def __init__(self, name, zero_share=0.0, only_events_read=False, all_zero=False, rounds=None):
+        self.name = name
+        self.zero_share = zero_share
+        self.only_events_read = only_events_read
+        self.all_zero = all_zero
+        self.rounds = rounds  # None: --rounds
+
+
+VARIANTS = (
+    Variant("all events"),
+    Variant("some zero counts", zero_share=0.08),
+    Variant("only events the reference reads", only_events_read=True),
+    Variant("all counts zero", all_zero=True, rounds=1),
+)
+
+
+# ------------------------------------------------------------ compare
+
+def reported_entries(report):
+    """topdown's nodes and Info metrics by perfmon's name."""
+    entries = {}
+    for kind in ("nodes", "info"):
+        for entry in report.get(kind, []):
+            entries[entry.get("vendor_name") or entry["name"]] = (kind, entry)
+    return entries
+
+
+def check_structure(metrics, report):
+    """Every perfmon metric topdown reports is a node or an Info metric as
+    perfmon has it, a node at perfmon's level under perfmon's parent. The
+    notes name the perfmon metrics the model leaves out (its own tests count
+    them), and the metrics topdown has that perfmon does not (this check
+    cannot judge them)."""
+    problems, absent = [], []
+    entries = reported_entries(report)
+    names = {m.name for m in metrics}
+    for metric in metrics:
+        kind, entry = entries.get(metric.name, (None, None))
+        if entry is None:
+            absent.append(metric.name)
+        elif (kind == "nodes") != metric.is_node:
+            reported_as = "a node" if kind == "nodes" else "an Info metric"
+            problems.append(f"{metric.name}: topdown reports it as {reported_as}, "
+                            f"perfmon {'in the tree' if metric.is_node else 'outside the tree'}")
+        elif metric.is_node:
+            got_parent = entry.get("parent") or None
+            want_parent = metric.parent
+            if metric.parent in entries:  # topdown's name of it
+                want_parent = entries[metric.parent][1]["name"]
+            if entry.get("level") != metric.level or got_parent != want_parent:
+                problems.append(f"{metric.name}: topdown level/parent {entry.get('level')}/{got_parent}, "
+                                f"perfmon {metric.level}/{metric.parent}")
+    extras = sorted(set(entries) - names)
+    notes = [f"{len(absent)} perfmon metrics are not in the model: {', '.join(absent)}"] if absent else []
+    if extras:
+        notes.append(f"{len(extras)} metrics of the model are not perfmon's and were not checked: {', '.join(extras)}")
+    return problems, notes
+
+
+def compare(metrics, reference, report, label):
+    """Mismatches as (key, message), and what was compared."""
+    problems = []
+    tally = {"values": 0, "n/a": 0, "thresholds": 0, "metrics": set()}
+    entries = reported_entries(report)
+    for metric in metrics:
+        if metric.name not in entries:
+            continue  # check_structure names it once
+        entry = entries[metric.name][1]
+        tally["metrics"].add(metric.name)
+        expected = reference.topdown_value(metric.name)
+        got = entry.get("value")
+        tally["values"] += 1
+        tally["n/a"] += expected is None
+        if not agree(expected, got):
+            missing = f" (topdown: missing {entry['missing_events']})" if entry.get("missing_events") else ""
+            problems.append(((metric.name, "value"),
+                             f"{metric.name} [{label}]: perfmon {fmt(expected)}, topdown {fmt(got)}{missing}; "
+                             f"{counts_used(metric, reference)}"))
+        tally["thresholds"] += 1
+        expected_over = reference.over_threshold(metric.name)
+        if bool(entry.get("over_threshold")) != expected_over:
+            problems.append(((metric.name, "threshold"),
+                             f"{metric.name} [{label}]: over threshold per perfmon "
+                             f"({metric.threshold_text or 'none'}) {expected_over}, topdown "
+                             f"{bool(entry.get('over_threshold'))} (perfmon value {fmt(reference.value(metric.name))}; "
+                             f"{threshold_values(metric, reference)})"))
+    return problems, tally
+
+
+def counts_used(metric, reference):
+    names = set()
+    for event in metric.events.values():
+        if reference.setting.reads_register(event):
+            names.add(topdown_event(event))
+        else:  # the register's field from general counters
+            names |= set(GENERAL_COUNTER_SLOTS.values()) | {SLOTS_EVENT}
+    names |= {TSC_EVENT for c in metric.constants.values() if c == "SYSTEM_TSC_FREQ"}
+    names |= {MACHINE_SIZES[c][0] for c in metric.constants.values() if c in MACHINE_SIZES}
+    names = sorted(names)
+    shown = ", ".join(f"{n}={fmt(reference.counts.get(n))}" for n in names)
+    return f"counts: {shown}" if shown else "no counts"
+
+
+def threshold_values(metric, reference):
+    return ", ".join(f"{alias}={fmt(reference.value(reference.by_legacy_name[legacy].name))}"
+                     for alias, legacy in sorted(metric.threshold_metrics.items()))
+
+
+# --------------------------------------------------------------- main
+
+def parse_arguments():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--topdown", help="the topdown binary")
+    parser.add_argument("--model", required=True, help="topdown's model name (import --cpu), e.g. icl")
+    parser.add_argument("--model-file", required=True, help="the model file; absent: skipped")
+    parser.add_argument("--metrics", required=True, help="perfmon's *_metrics.json; absent: skipped")
+    parser.add_argument("--smt", nargs="+", choices=("on", "off"), default=["off", "on"],
+                        help="SMT settings to check (default both)")
+    parser.add_argument("--perf-metrics", nargs="+", choices=("on", "off"),
+                        help="PERF_METRICS settings to check (default: no perf_metrics run variable)")
+    parser.add_argument("--rounds", type=int, default=10, help="random count sets per setting and kind of file")
+    parser.add_argument("--seed", type=int, default=6, help="random seed")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="print perfmon's values for one count set per setting; do not run topdown")
+    parser.add_argument("--keep", help="write the counts files into this folder and keep them")
+    return parser.parse_args()
+
+
+def settings_of(args):
+    perf_metrics = [None] if not args.perf_metrics else [choice == "on" for choice in args.perf_metrics]
+    return [Setting(smt == "on", pm) for pm in perf_metrics for smt in args.smt]
+
+
+def counts_for(rng, metrics, setting, variant, events):
+    counts = random_counts(rng, events, setting)
+    # Machine sizes are facts about the machine, not counts: never zero.
+    sizes = {name: counts[name] for name, _, _ in MACHINE_SIZES.values() if name in counts}
+    if variant.all_zero:
+        counts = dict.fromkeys(counts, 0.0)
+    elif variant.zero_share:
+        counts = with_zeros(rng, counts, variant.zero_share)
+    counts.update(sizes)
+    interval = counts[TSC_EVENT] / rng.uniform(2.0e9, 3.6e9) if counts[TSC_EVENT] else rng.uniform(0.5, 5)
+    reference = Reference(metrics, counts, setting, interval)
+    for metric in metrics:
+        reference.over_threshold(metric.name)  # reads every event the reference needs
+    if variant.only_events_read:
+        reference.counts = {e: v for e, v in counts.items() if e in reference.events_read}
+        if SLOTS_EVENT in reference.counts and setting.perf_metrics is False:
+            reference.counts[SLOTS_ON_GENERAL_COUNTER] = counts[SLOTS_ON_GENERAL_COUNTER]
+    return reference
+
+
+def dry_run(metrics, settings):
+    rng = random.Random(1)
+    for setting in settings:
+        reference = counts_for(rng, metrics, setting, VARIANTS[0], events_to_count(metrics, setting))
+        print(f"== {setting.label()}")
+        for metric in metrics:
+            over = " <over>" if reference.over_threshold(metric.name) else ""
+            where = f"{'  ' * metric.level}node" if metric.is_node else "info"
+            print(f"{where} {metric.name} = {fmt(reference.topdown_value(metric.name))}{over}")
+    print(f"perfmon: {sum(m.is_node for m in metrics)} tree nodes, "
+          f"{sum(not m.is_node for m in metrics)} other metrics")
+
+
+def check(args, metrics, settings, folder):
+    rng = random.Random(args.seed)
+    problems, notes, files = [], [], 0
+    tally = {"values": 0, "n/a": 0, "thresholds": 0, "metrics": set()}
+    for setting in settings:
+        events = events_to_count(metrics, setting)
+        options = ["--cpu", args.model, "--smt", "on" if setting.smt else "off", "-l", "6", "--info"]
+        for number, variant in enumerate(VARIANTS):
+            for round_number in range(variant.rounds or args.rounds):
+                reference = counts_for(rng, metrics, setting, variant, events)
+                label = f"{setting.label()}, {variant.name}, round {round_number}"
+                path = os.path.join(folder, f"{args.model}-{files}-{number}-{round_number}.counts")
+                write_counts_file(path, reference.counts, setting.run_variables(reference.interval), label)
+                report = import_report(args.topdown, path, options)
+                if files == 0:
+                    structure, notes = check_structure(metrics, report)
+                    problems += [((problem, "structure"), problem) for problem in structure]
+                files += 1
+                found, counted = compare(metrics, reference, report, f"{label}, {os.path.basename(path)}")
+                problems += found
+                tally["metrics"] |= counted.pop("metrics")
+                for key, how_many in counted.items():
+                    tally[key] += how_many
+    return problems, notes, tally, files
+
+
+def main():
+    args = parse_arguments()
+    for path in (args.metrics, args.model_file):
+        if not os.path.exists(path):
+            print(f"skipped: {path} does not exist")
+            return SKIP
+    try:
+        metrics = read_metrics(args.metrics)
+        settings = settings_of(args)
+        if args.dry_run:
+            dry_run(metrics, settings)
+            return 0
+        if not args.topdown:
+            print("--topdown PATH is required unless --dry-run is given", file=sys.stderr)
+            return 2
+        if args.keep:
+            os.makedirs(args.keep, exist_ok=True)
+            problems, notes, tally, files = check(args, metrics, settings, args.keep)
+        else:
+            with tempfile.TemporaryDirectory() as folder:
+                problems, notes, tally, files = check(args, metrics, settings, folder)
+    except CheckError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    for note in notes:
+        print(f"note: {note}")
+    compared = (f"{len(tally['metrics'])} metrics; {tally['values']} values ({tally['n/a']} of them n/a) "
+                f"and {tally['thresholds']} threshold flags compared over {files} counts files "
+                f"({', '.join(s.label() for s in settings)})")
+    if problems:
+        print_grouped(problems)
+        print(f"{len(problems)} mismatches ({len({key for key, _ in problems})} distinct values, flags or "
+              f"structure problems); {compared}")
+        return 1
+    print(f"ok: model {args.model} agrees with {os.path.basename(args.metrics)}: {compared}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,26 @@
+#include <gtest/gtest.h>
+
+#include "schedule/plan.h"
+
+namespace topdown::schedule {
+namespace {
+
+// Our Zen 5 VMs: six counters reported, five that count.
+TEST(HostBudget, IsWhatReallyCounts) {
+  cpu::CpuInfo cpu;
+  cpu.id.vendor = cpu::Vendor::Amd;
+  cpu.reported_counters = 6;
+  cpu.working_counters = 5;
+  model::Model model;
+  EXPECT_EQ(host_budget(cpu, model).general, 5);
+  EXPECT_EQ(host_budget(cpu, model).fixed, 0);
+  cpu.working_counters.reset();  // the health check could not run
+  EXPECT_EQ(host_budget(cpu, model).general, 6);
+  cpu.id.vendor = cpu::Vendor::Intel;
+  EXPECT_EQ(host_budget(cpu, model).fixed, 3);
+  model.counters.fixed = 4;  // Ice Lake on: TOPDOWN.SLOTS
+  EXPECT_EQ(host_budget(cpu, model).fixed, 4);
+}
+
+}  // namespace
+}  // namespace topdown::schedule
