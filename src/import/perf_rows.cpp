@@ -36,6 +36,11 @@ size_t split(std::string_view line, char separator, Fields& fields) {
   return count;
 }
 
+// perf prints RAPL energy (power/energy-*/) in Joules, scaled by the PMU's
+// sysfs scale; the models, like live counting, read the kernel's raw count
+// of 2^-32 J.
+double raw_units_per(std::string_view unit) { return unit == "Joules" ? 4294967296.0 : 1.0; }
+
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
 
@@ -191,7 +196,7 @@ PerfRow parse_perf_row(std::string_view line, const PerfLayout& layout) {
   }
   const auto percent = number_at(value_at + 4, "running percentage");
   counts::Count& result = row.count.emplace();
-  result.value = *counted;
+  result.value = *counted * raw_units_per(trim(fields[value_at + 1]));
   if (run_time && *run_time >= 1) {
     // perf gives the time on the counter and its share of the enabled time.
     result.time_running = nanoseconds(*run_time);

@@ -34,6 +34,14 @@ TEST(PerfStat, PlainCsvWithCommentsRunTimeAndPercent) {
   EXPECT_FALSE(file.whole.time_s);
 }
 
+// perf scales RAPL energy to Joules; import brings it back to the kernel's
+// count of 2^-32 J, which the models (and live counting) read.
+TEST(PerfStat, EnergyInJoulesBecomesTheKernelsRawCount) {
+  auto file = read_whole("2.50,Joules,power/energy-pkg/,1000000000,100.00,,\n1000,,cycles,1000000000,100.00,,\n");
+  EXPECT_DOUBLE_EQ(value_of(file.whole, "power/energy-pkg/"), 2.5 * 4294967296.0);
+  EXPECT_DOUBLE_EQ(value_of(file.whole, "cycles"), 1000);
+}
+
 TEST(PerfStat, SemicolonSeparatorAndPmuSpellingsWithCommas) {
   auto semicolon = read_whole("5000;;cpu/event=0x3c,umask=0x0/;100;100.00;;\n42;;r00c0;100;100.00;;\n");
   EXPECT_EQ(semicolon.info.separator, ';');
