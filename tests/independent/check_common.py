@@ -14,6 +14,7 @@ the result's own rounding error (~1e-16) is a huge *relative* error.
 
 import json
 import math
+import os
 import signal
 import subprocess
 
@@ -24,6 +25,14 @@ ABS_TOL = 1e-12
 
 class CheckError(Exception):
     """The reference cannot be read or topdown failed: exit status 2."""
+
+
+def missing_input(paths, why=""):
+    """Says which input is absent (the test is then skipped); None when all are here."""
+    for path in paths:
+        if not os.path.exists(path):
+            return f"skipped: {path} does not exist{why}"
+    return None
 
 
 def write_counts_file(path, counts, run_variables, note):

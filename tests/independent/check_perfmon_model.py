@@ -63,7 +63,8 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # importing check_common leaves no __pycache__ in the source tree
-from check_common import SKIP, CheckError, agree, fmt, import_report, print_grouped, write_counts_file
+from check_common import (SKIP, CheckError, agree, fmt, import_report, missing_input, print_grouped,
+                          write_counts_file)
 
 PERCENT = 100.0  # perfmon's tree nodes are percentages, topdown's fractions
 TSC_EVENT = "msr/tsc/"
@@ -617,10 +618,10 @@ def check(args, metrics, settings, folder):
 
 def main():
     args = parse_arguments()
-    for path in (args.metrics, args.model_file):
-        if not os.path.exists(path):
-            print(f"skipped: {path} does not exist")
-            return SKIP
+    missing = missing_input((args.metrics, args.model_file))
+    if missing:
+        print(missing)
+        return SKIP
     try:
         metrics = read_metrics(args.metrics)
         settings = settings_of(args)

@@ -34,7 +34,8 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # importing check_common leaves no __pycache__ in the source tree
-from check_common import SKIP, CheckError, agree, fmt, import_report, print_grouped, write_counts_file
+from check_common import (SKIP, CheckError, agree, fmt, import_report, missing_input, print_grouped,
+                          write_counts_file)
 
 RUN_VARIABLES = ("smt_enabled", "ebs_mode", "interval-s")
 EXPECTED_INFO_METRICS = 48  # issue 3: "all 48 Info metrics"
@@ -560,10 +561,10 @@ def check(args, sections, spelling, constants, folder):
 
 def main():
     args = parse_arguments()
-    for path in (args.seed_dir, args.notes):
-        if not os.path.exists(path):
-            print(f"skipped: {path} does not exist (the shared seed folder is not checked out here)")
-            return SKIP
+    missing = missing_input((args.seed_dir, args.notes), " (the shared seed folder is not checked out here)")
+    if missing:
+        print(missing)
+        return SKIP
     try:
         spelling = PythonSpelling()
         sections = read_seed(args.seed_dir, spelling)
