@@ -64,7 +64,7 @@ std::string spell_identifier(std::string_view name) {
     const auto pmu = name.substr(0, slash);
     const auto terms = name.substr(slash + 1, name.size() - slash - 2);
     const bool reads_as_slash_term =
-        is_pmu_name(pmu) && !terms.empty() && terms.find('/') == std::string_view::npos && !has_space(terms);
+        is_pmu_name(pmu) && spell_plain(pmu) == pmu && !terms.empty() && terms.find('/') == std::string_view::npos && !has_space(terms);
     if (reads_as_slash_term) return std::string(name);
     return spell_plain(pmu) + '@' + spell_terms(terms) + '@';
   }
