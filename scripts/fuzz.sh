@@ -77,5 +77,11 @@ artifacts=$(find "$findings" -type f -newer "$stamp" | sort)
 if [[ -n $artifacts ]]; then
   echo "new findings (reproduce: build-fuzz/fuzz/fuzz_TARGET FILE):"
   echo "$artifacts"
+  # On a CI machine the files are gone with it: print them, to be rebuilt
+  # with `base64 -d`.
+  while read -r artifact; do
+    echo "base64 of $(basename "$artifact"):"
+    head -c 65536 "$artifact" | base64 -w 76
+  done <<<"$artifacts"
 fi
 exit $status
