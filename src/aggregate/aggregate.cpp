@@ -82,12 +82,12 @@ const CpuPlace& place_of(const Topology& topology, std::string_view label) {
 
 // --per-thread of per-CPU places: each CPU, with the core-wide events
 // summed over its core's CPUs.
-void per_cpu_threads(const std::vector<Place>& places, const Request& request, Units& units) {
-  const bool needs_cores = std::any_of(places.begin(), places.end(), [&](const Place& place) {
+void per_cpu_threads(const std::vector<counts::Place>& places, const Request& request, Units& units) {
+  const bool needs_cores = std::any_of(places.begin(), places.end(), [&](const counts::Place& place) {
     return std::any_of(request.core_wide_events.begin(), request.core_wide_events.end(),
                        [&](const std::string& event) { return place.sample.find(event) != nullptr; });
   });
-  for (const Place& place : places) add_scaled(units.of(place.label), place.sample);
+  for (const counts::Place& place : places) counts::add_scaled(units.of(place.label), place.sample);
   if (!needs_cores) return;
   const Topology& topology = topology_for(request, "a per-thread view of core-wide (:percore) events");
   for (Unit& unit : units.result().units) {
@@ -95,11 +95,11 @@ void per_cpu_threads(const std::vector<Place>& places, const Request& request, U
     for (const std::string& event : request.core_wide_events) {
       if (!unit.sample.find(event)) continue;
       counts::Count core;
-      for (const Place& sibling : places) {
+      for (const counts::Place& sibling : places) {
         if (const CpuPlace& other = place_of(topology, sibling.label); other.core != where.core || other.socket != where.socket) {
           continue;
         }
-        if (const counts::Count* count = sibling.sample.find(event)) add_scaled(core, *count);
+        if (const counts::Count* count = sibling.sample.find(event)) counts::add_scaled(core, *count);
       }
       unit.sample.events[event] = core;
     }
@@ -107,15 +107,15 @@ void per_cpu_threads(const std::vector<Place>& places, const Request& request, U
 }
 
 // --per-core or --per-socket of per-CPU places.
-void per_cpu_groups(const std::vector<Place>& places, const Request& request, Units& units) {
+void per_cpu_groups(const std::vector<counts::Place>& places, const Request& request, Units& units) {
   const bool by_core = request.view == View::Core;
   const Topology& topology = topology_for(request, by_core ? "--per-core of per-CPU counts" : "--per-socket of per-CPU counts");
   std::map<std::string, std::pair<size_t, size_t>> cpus_of_core;  // counted, in the topology
-  for (const Place& place : places) {
+  for (const counts::Place& place : places) {
     const CpuPlace& where = place_of(topology, place.label);
     const std::string label =
         by_core ? fmt::format("S{}-C{}", where.socket, where.core) : fmt::format("S{}", where.socket);
-    add_scaled(units.of(label), place.sample);
+    counts::add_scaled(units.of(label), place.sample);
     if (by_core) {
       auto& [counted, total] = cpus_of_core[label];
       ++counted;
@@ -169,31 +169,11 @@ PlaceKind kind_of_label(std::string_view label) {
   return PlaceKind::Other;
 }
 
-void add_scaled(counts::Count& total, const counts::Count& more) {
-  const bool valid = total.valid() && more.valid();
-  const double scaled_sum = total.scaled().value_or(0) + more.scaled().value_or(0);
-  const double invalid_value = total.valid() ? more.value : total.value;
-  total.time_enabled += more.time_enabled;
-  total.time_running += more.time_running;
-  if (!valid) {
-    total.value = invalid_value;
-  } else if (total.time_running == 0 || total.time_running >= total.time_enabled) {
-    total.value = scaled_sum;
-  } else {
-    total.value = scaled_sum * static_cast<double>(total.time_running) / static_cast<double>(total.time_enabled);
-  }
-}
-
-void add_scaled(counts::Sample& total, const counts::Sample& sample) {
-  for (const auto& [event, count] : sample.events) add_scaled(total.events[event], count);
-  total.duration_s = std::max(total.duration_s, sample.duration_s);
-}
-
-Aggregation aggregate(const std::vector<Place>& places, const Request& request) {
+Aggregation aggregate(const std::vector<counts::Place>& places, const Request& request) {
   Units units;
   if (places.empty()) return units.result();
   const PlaceKind kind = kind_of_label(places.front().label);
-  for (const Place& place : places) {
+  for (const counts::Place& place : places) {
     if (kind_of_label(place.label) != kind) {
       throw Error(fmt::format("the rows mix places of different kinds ('{}' and '{}'); count with one of perf's "
                               "-A, --per-core, --per-socket or --per-thread",
@@ -207,13 +187,13 @@ Aggregation aggregate(const std::vector<Place>& places, const Request& request) 
   };
   switch (request.view) {
     case View::Global:
-      for (const Place& place : places) add_scaled(units.of("global"), place.sample);
+      for (const counts::Place& place : places) counts::add_scaled(units.of("global"), place.sample);
       break;
     case View::Thread:
       if (kind == PlaceKind::Cpu) {
         per_cpu_threads(places, request, units);
       } else if (kind == PlaceKind::Thread) {
-        for (const Place& place : places) add_scaled(units.of(place.label), place.sample);
+        for (const counts::Place& place : places) counts::add_scaled(units.of(place.label), place.sample);
       } else {
         throw cannot();
       }
@@ -222,7 +202,7 @@ Aggregation aggregate(const std::vector<Place>& places, const Request& request) 
       if (kind == PlaceKind::Cpu) {
         per_cpu_groups(places, request, units);
       } else if (kind == PlaceKind::Core) {
-        for (const Place& place : places) add_scaled(units.of(place.label), place.sample);
+        for (const counts::Place& place : places) counts::add_scaled(units.of(place.label), place.sample);
       } else {
         throw cannot();
       }
@@ -231,7 +211,7 @@ Aggregation aggregate(const std::vector<Place>& places, const Request& request) 
       if (kind == PlaceKind::Cpu) {
         per_cpu_groups(places, request, units);
       } else if (kind == PlaceKind::Core || kind == PlaceKind::Die || kind == PlaceKind::Socket) {
-        for (const Place& place : places) add_scaled(units.of(socket_of(place.label)), place.sample);
+        for (const counts::Place& place : places) counts::add_scaled(units.of(socket_of(place.label)), place.sample);
       } else {
         throw cannot();
       }

@@ -27,12 +27,6 @@ std::string_view view_name(View view);
 enum class PlaceKind { Cpu, Core, Die, Socket, Thread, Other };
 PlaceKind kind_of_label(std::string_view label);
 
-// Counts of one place, as collected: not scaled, one Count per event.
-struct Place {
-  std::string label;
-  counts::Sample sample;
-};
-
 // Where each logical CPU sits.
 struct CpuPlace {
   int core = 0;    // core id within its socket
@@ -88,19 +82,8 @@ struct Aggregation {
 
 // Groups `places` (all of one PlaceKind, in the order they were read) into
 // the units of `request.view`. Counts of several places are added with
-// add_scaled. Throws Error when the places cannot give that view (per-core
-// rows for --per-thread, say) or a CPU is missing from the topology.
-Aggregation aggregate(const std::vector<Place>& places, const Request& request);
-
-// Adds `more` to `total` the way perf adds CPUs: each scaled by its own
-// enabled/running time before adding. The sum keeps the summed times and a
-// value such that total.scaled() is the sum of the scaled counts (it is the
-// sum of the raw values whenever every part was counted the same share of
-// its time); counted_share is then the parts' overall share. A part that is
-// not valid() makes the sum invalid.
-void add_scaled(counts::Count& total, const counts::Count& more);
-
-// Every event of `sample` added with add_scaled into `total`.
-void add_scaled(counts::Sample& total, const counts::Sample& sample);
+// counts::add_scaled. Throws Error when the places cannot give that view
+// (per-core rows for --per-thread, say) or a CPU is missing from the topology.
+Aggregation aggregate(const std::vector<counts::Place>& places, const Request& request);
 
 }  // namespace topdown::aggregate

@@ -36,6 +36,7 @@ struct StatOptions {
   bool no_multiplex = false;         // run the command once per counter group
   std::string user;                  // --user NAME: who the command runs as (as root)
   bool keep_root = false;            // --keep-root: under sudo, the command runs as root too
+  std::string per;  // --per-thread, --per-core, --per-socket: "thread", "core", "socket"; empty: one report
   std::vector<std::string> command;
 };
 

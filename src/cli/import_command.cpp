@@ -8,22 +8,15 @@
 #include "cli/context.h"
 #include "cli/output.h"
 #include "cli/render.h"
+#include "cli/unit_reports.h"
 #include "eval/evaluate.h"
 #include "events/model_resolver.h"
 #include "import/import.h"
 #include "report/report.h"
-#include "report/units.h"
 #include "schedule/plan.h"
 
 namespace topdown::cli {
 namespace {
-
-aggregate::View view_of(const std::string& per) {
-  if (per == "thread") return aggregate::View::Thread;
-  if (per == "core") return aggregate::View::Core;
-  if (per == "socket") return aggregate::View::Socket;
-  return aggregate::View::Global;
-}
 
 // Evaluates the samples of one file with one model. The first sample decides
 // the run variables, the nodes and their identities, so that every interval
@@ -44,7 +37,7 @@ class FileAnalysis {
   // `first`.
   std::string report(const import::Interval& interval, const import::FileInfo& file, bool first) {
     if (!decided_) decide(file, matcher_.translate(interval.sample, file.events).sample);
-    if (!per_unit()) return render(interval, interval.sample, file, std::nullopt, first);
+    if (!per_unit()) return render(interval, file, first);
     if (interval.places.empty()) {
       throw Error(fmt::format("{} has no rows per CPU, core, socket or thread; {} needs perf stat -A (or perf's "
                               "--per-core, --per-socket, --per-thread) output",
@@ -59,18 +52,29 @@ class FileAnalysis {
       throw Error(options_.file + ": " + error.what());
     }
     unit_warnings_ = units.warnings;
-    std::string text;
-    for (size_t i = 0; i < units.units.size(); ++i) {
-      const bool text_format = !options_.report.csv && !options_.report.json;
-      if (text_format && i > 0) text += "\n";
-      text += render(interval, units.units[i].sample, file, units.units[i].label, first && i == 0);
-    }
-    return text;
+    UnitRecord record;
+    record.with_header = first;
+    record.in_stream = options_.per_interval;
+    record.time_s = interval.time_s;
+    return render_units(options_.report, units.units,
+                        [&](const aggregate::Unit& unit) { return evaluate(unit.sample, file); }, record);
   }
 
  private:
-  std::string render(const import::Interval& interval, const counts::Sample& file_sample,
-                     const import::FileInfo& file, const std::optional<std::string>& scope, bool with_header) {
+  std::string render(const import::Interval& interval, const import::FileInfo& file, bool with_header) {
+    UnitReport whole = evaluate(interval.sample, file);
+    if (options_.per_interval) whole.run.interval_time_s = interval.time_s;
+    const ReportOptions& report = options_.report;
+    if (report.json) return report::render_json(whole.evaluation, whole.sample, whole.run);
+    if (report.csv) {
+      const std::string csv = report::render_csv(whole.evaluation, whole.sample, whole.run);
+      if (options_.per_interval) return report::csv_with_time(csv, *interval.time_s, with_header);
+      return with_header ? csv : csv.substr(csv.find('\n') + 1);
+    }
+    return render_report(report, whole.evaluation, whole.sample, whole.run);
+  }
+
+  UnitReport evaluate(const counts::Sample& file_sample, const import::FileInfo& file) {
     import::EventMatcher::Translation counts = matcher_.translate(file_sample, file.events);
     eval::Options eval_options;
     eval_options.vars = vars_;
@@ -82,26 +86,13 @@ class FileAnalysis {
     run.model_name = model_.name;
     run.model_title = model_.title;
     run.source = options_.file;
-    if (options_.per_interval) run.interval_time_s = interval.time_s;
     run.elapsed_s = counts.sample.duration_s;
     run.multiplexed = evaluation.counted_share < 1;
     run.extra_events = counts.unmatched;
-    const ReportOptions& report = options_.report;
-    if (report.json) {
-      return scope ? report::render_unit_json(evaluation, counts.sample, run, *scope)
-                   : report::render_json(evaluation, counts.sample, run);
-    }
-    if (report.csv) {
-      const std::string csv = scope ? report::render_unit_csv(evaluation, counts.sample, run, *scope, true)
-                                    : report::render_csv(evaluation, counts.sample, run);
-      if (options_.per_interval) return report::csv_with_time(csv, *interval.time_s, with_header);
-      return with_header ? csv : csv.substr(csv.find('\n') + 1);
-    }
-    if (scope) return report::render_unit_text(evaluation, counts.sample, run, text_options(report), *scope);
-    return render_report(report, evaluation, counts.sample, run);
+    return {std::move(evaluation), std::move(counts.sample), std::move(run)};
   }
 
-  aggregate::Request request(const import::FileInfo& file, const std::vector<aggregate::Place>& places) {
+  aggregate::Request request(const import::FileInfo& file, const std::vector<counts::Place>& places) {
     aggregate::Request request;
     request.view = view_;
     if (!topology_decided_) {
@@ -118,7 +109,7 @@ class FileAnalysis {
 
   // Per-CPU rows need the measured machine's topology to be grouped by core
   // or socket: --topology, else this machine's when the file is from here.
-  void load_topology(const std::vector<aggregate::Place>& places) {
+  void load_topology(const std::vector<counts::Place>& places) {
     if (!options_.topology.empty()) {
       topology_ = aggregate::Topology::read_lscpu(options_.topology);
       return;
@@ -193,9 +184,7 @@ void report_per_interval(const ImportOptions& options, FileAnalysis& analysis) {
       throw Error(options.file + " has no intervals (perf stat -I); leave out --per-interval");
     }
     std::string text = analysis.report(interval, file, first);
-    if (!options.report.csv && !options.report.json) {
-      text = fmt::format("{}=== time {} s ===\n{}", first ? "" : "\n", *interval.time_s, text);
-    }
+    if (!options.report.csv && !options.report.json) text = stream_heading(*interval.time_s, first) + text;
     sink.write(text);
     first = false;
   });

@@ -28,6 +28,17 @@ void add_metrics_file_option(CLI::App& command, std::string& file) {
                      "Tree and Info metrics from perf's metric JSON (<cpu>-metrics.json) on the --cpu model's CPU");
 }
 
+// --per-thread, --per-core, --per-socket: sets `per` to "thread", "core" or "socket".
+void add_per_unit_options(CLI::App& command, std::string& per) {
+  auto* per_thread = command.add_flag_callback(
+      "--per-thread", [&per] { per = "thread"; }, "One report per CPU (perf stat -A rows) or thread");
+  auto* per_core = command.add_flag_callback(
+      "--per-core", [&per] { per = "core"; }, "One report per core (per-CPU or per-core rows)");
+  auto* per_socket = command.add_flag_callback("--per-socket", [&per] { per = "socket"; }, "One report per socket");
+  per_thread->excludes(per_core)->excludes(per_socket);
+  per_core->excludes(per_socket);
+}
+
 // Where and how `stat` counts: intervals, processes, CPUs, reruns.
 void add_live_options(CLI::App& command, topdown::cli::StatOptions& stat) {
   command.add_option("--model", stat.model_file, "Use the model in FILE (docs/model-format.md)")
@@ -77,6 +88,7 @@ int main(int argc, char** argv) {
   stat_command->add_flag("--info", stat.all_info, "All Info metrics, even if their events need more groups");
   stat_command->add_flag("--kernel", stat.include_kernel, "Also count in the kernel (needs perf_event_paranoid <= 1)");
   add_live_options(*stat_command, stat);
+  add_per_unit_options(*stat_command, stat.per);
   stat_command->prefix_command();
 
   ImportOptions imported;
@@ -92,14 +104,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"on", "off"}));
   import_command->add_flag("--info", imported.all_info, "All Info metrics, even without their events");
   import_command->add_flag("--per-interval", imported.per_interval, "One report per perf stat -I interval");
-  auto* per_thread = import_command->add_flag_callback(
-      "--per-thread", [&] { imported.per = "thread"; }, "One report per CPU (perf stat -A rows) or thread");
-  auto* per_core = import_command->add_flag_callback(
-      "--per-core", [&] { imported.per = "core"; }, "One report per core (per-CPU or per-core rows)");
-  auto* per_socket = import_command->add_flag_callback(
-      "--per-socket", [&] { imported.per = "socket"; }, "One report per socket");
-  per_thread->excludes(per_core)->excludes(per_socket);
-  per_core->excludes(per_socket);
+  add_per_unit_options(*import_command, imported.per);
   import_command->add_option("--topology", imported.topology,
                              "lscpu -p=CPU,CORE,SOCKET output of the measured machine (default: this machine's)");
 

@@ -34,7 +34,13 @@ struct Options {
 };
 
 struct WorkloadResult {
-  counts::Sample sample;      // per Encoding::name: summed value, time_enabled, time_running
+  // Per Encoding::name: the placements' counts added each scaled by its own
+  // times (counts::add_scaled), with their summed time_enabled, time_running.
+  counts::Sample sample;
+  // Each placement's counts, not scaled: "CPU3" per CPU (-a, -C), "COMM-TID"
+  // per thread of the processes given (-p), else one for the command (named
+  // by its basename) with its threads and children.
+  std::vector<counts::Place> places;
   // The workload's exit status, or 128+signal when a signal killed it.
   // Without a workload: 0, or 128+signal when SIGINT/SIGTERM ended counting.
   int exit_code = 0;
@@ -53,11 +59,15 @@ struct Target {
   std::vector<int> cpus;             // everything on these CPUs (system-wide)
 };
 
-// One interval's counts: how much each counter advanced (value,
-// time_enabled and time_running deltas) and sample.duration_s, the
-// interval's length. Adding up the intervals gives the whole run's sample.
+// One interval's counts: how much each placement's counters advanced
+// (value, time_enabled and time_running deltas) in `places`, their sum as
+// WorkloadResult::sample sums them, and in both duration_s, the interval's
+// length. Each place's intervals add up to the whole run's place; the sums
+// add up to the whole run's sample when each placement was counted the same
+// share of every interval (always, without multiplexing).
 struct Interval {
   counts::Sample sample;
+  std::vector<counts::Place> places;
   double time_s = 0;  // end of the interval, seconds since counting started (microsecond resolution)
 };
 using IntervalCallback = std::function<void(const Interval&)>;
@@ -105,13 +115,14 @@ WorkloadResult collect(const Target& target, const std::vector<CounterGroup>& gr
 // --no-multiplex: runs the command once per group, so that no group ever
 // shares the counters with another, and combines the runs.
 struct CombinedRuns {
-  WorkloadResult result;          // every run's events; elapsed_s the runs' mean
+  WorkloadResult result;          // every run's events, in the sum and per place; elapsed_s the runs' mean
   std::vector<double> elapsed_s;  // each run's, in order
 };
 // Stops early (fewer runs than groups) when a run was interrupted by a
 // signal. Throws Error when `target` has no command to rerun.
 CombinedRuns run_once_per_group(const Target& target, const std::vector<CounterGroup>& groups, const Options& options);
-// Each event from the run that counted it; the exit status of the last run.
+// Each event from the run that counted it (per place: the place of the same
+// label in that run); the exit status of the last run.
 CombinedRuns combine_runs(const std::vector<WorkloadResult>& runs);
 
 // The CPUs of a -C list ("0-3,6"), checked against the online CPUs; all

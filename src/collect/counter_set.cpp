@@ -35,6 +35,8 @@ std::string where_text(const Placement& where) {
 CounterSet::CounterSet(const std::vector<CounterGroup>& groups, const std::vector<Placement>& placements,
                        const Options& options, Start start) {
   for (const Placement& where : placements) {
+    const size_t placement = placements_.size();
+    placements_.push_back(where);
     bool vanished = false;
     for (const CounterGroup& group : groups) {
       int leader = -1;
@@ -54,7 +56,7 @@ CounterSet::CounterSet(const std::vector<CounterGroup>& groups, const std::vecto
           }
           throw Error(where_text(where) + explain_open_failure(err, encoding, kSysfsDevices, read_paranoid()));
         }
-        counters_.push_back({encoding.name, where, Fd(static_cast<int>(fd))});
+        counters_.push_back({encoding.name, placement, Fd(static_cast<int>(fd))});
         if (leader < 0) {
           leader = counters_.back().fd.get();
           leaders_.push_back(leader);
@@ -62,6 +64,8 @@ CounterSet::CounterSet(const std::vector<CounterGroup>& groups, const std::vecto
       }
       if (vanished) break;
     }
+    const bool has_counters = !counters_.empty() && counters_.back().placement == placement;
+    if (!has_counters) placements_.pop_back();
   }
 }
 
@@ -73,19 +77,21 @@ void CounterSet::enable() const {
   }
 }
 
-counts::Sample CounterSet::read() const {
-  counts::Sample sample;
+std::vector<counts::Place> CounterSet::read() const {
+  std::vector<counts::Place> places;
+  places.reserve(placements_.size());
+  for (const Placement& where : placements_) places.push_back({where.label, {}});
   for (const Counter& counter : counters_) {
     // value, time_enabled, time_running (read_format without PERF_FORMAT_GROUP)
     uint64_t fields[3] = {};
     const ssize_t got = ::read(counter.fd.get(), fields, sizeof fields);
     if (got != static_cast<ssize_t>(sizeof fields)) {
-      throw Error(fmt::format("{}cannot read the counter of '{}': {}", where_text(counter.where), counter.name,
-                              got < 0 ? std::strerror(errno) : "short read"));
+      throw Error(fmt::format("{}cannot read the counter of '{}': {}", where_text(placements_[counter.placement]),
+                              counter.name, got < 0 ? std::strerror(errno) : "short read"));
     }
-    sample.add(counter.name, {static_cast<double>(fields[0]), fields[1], fields[2]});
+    places[counter.placement].sample.add(counter.name, {static_cast<double>(fields[0]), fields[1], fields[2]});
   }
-  return sample;
+  return places;
 }
 
 }  // namespace topdown::collect

@@ -19,6 +19,9 @@ struct Placement {
   pid_t pid = -1;
   int cpu = -1;
   bool attached = false;  // a process given with -p, named in errors
+  // As perf labels it: "CPU3", "COMM-TID" (a thread of an attached process,
+  // like --per-thread), the command's name for the workload.
+  std::string label;
 };
 
 class CounterSet {
@@ -31,17 +34,18 @@ class CounterSet {
 
   // Starts the leaders opened with Start::OnEnable.
   void enable() const;
-  // Running totals since the start, one Count per event name summed over the
-  // placements. Each counter keeps its placement, which is where per-CPU or
-  // per-thread breakdowns would split the sum.
-  counts::Sample read() const;
+  // Running totals since the start of each placement that has counters, in
+  // the order of the placements, labelled as Placement::label; one Count per
+  // event name, not scaled.
+  std::vector<counts::Place> read() const;
 
  private:
   struct Counter {
     std::string name;
-    Placement where;
+    size_t placement;  // index into placements_
     Fd fd;
   };
+  std::vector<Placement> placements_;  // those with counters
   std::vector<Counter> counters_;
   std::vector<int> leaders_;
 };

@@ -1,9 +1,29 @@
+#include <algorithm>
 #include <numeric>
 
 #include "collect/collect.h"
+#include "collect/places.h"
 #include "common/error.h"
 
 namespace topdown::collect {
+namespace {
+
+// Adds the events `more` has and `into` does not.
+void add_missing_events(counts::Sample& into, const counts::Sample& more) {
+  for (const auto& [event, count] : more.events) {
+    if (into.find(event) == nullptr) into.events.emplace(event, count);
+  }
+}
+
+counts::Sample& place_labelled(std::vector<counts::Place>& places, const std::string& label) {
+  auto it =
+      std::find_if(places.begin(), places.end(), [&](const counts::Place& place) { return place.label == label; });
+  if (it != places.end()) return it->sample;
+  places.push_back({label, {}});
+  return places.back().sample;
+}
+
+}  // namespace
 
 CombinedRuns run_once_per_group(const Target& target, const std::vector<CounterGroup>& groups,
                                 const Options& options) {
@@ -23,8 +43,10 @@ CombinedRuns combine_runs(const std::vector<WorkloadResult>& runs) {
   if (runs.empty()) throw Error("internal: no runs to combine");
   CombinedRuns combined;
   for (const WorkloadResult& run : runs) {
-    for (const auto& [event, count] : run.sample.events) {
-      if (combined.result.sample.find(event) == nullptr) combined.result.sample.events.emplace(event, count);
+    add_missing_events(combined.result.sample, run.sample);
+    for (const counts::Place& place : run.places) {
+      counts::Sample& into = place_labelled(combined.result.places, place.label);
+      add_missing_events(into, place.sample);
     }
     combined.elapsed_s.push_back(run.elapsed_s);
   }
@@ -35,6 +57,7 @@ CombinedRuns combine_runs(const std::vector<WorkloadResult>& runs) {
   combined.result.elapsed_s =
       std::accumulate(combined.elapsed_s.begin(), combined.elapsed_s.end(), 0.0) / static_cast<double>(runs.size());
   combined.result.sample.duration_s = combined.result.elapsed_s;
+  set_duration(combined.result.places, combined.result.elapsed_s);
   return combined;
 }
 

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "collect/collect.h"
 #include "common/error.h"
@@ -93,6 +94,13 @@ std::vector<pid_t> threads_of(pid_t pid) {
   if (error) throw Error(fmt::format("no process {}; check the pid given with -p", pid));
   std::sort(threads.begin() + 1, threads.end());
   return threads;
+}
+
+std::string command_of(pid_t tid) {
+  std::ifstream in("/proc/" + std::to_string(tid) + "/comm");
+  std::string command;
+  std::getline(in, command);
+  return command;
 }
 
 Workload::Workload(const std::vector<std::string>& argv, const std::optional<Identity>& run_as) {

@@ -38,6 +38,10 @@ Fd watch_process(pid_t pid);
 // first. Throws Error naming `pid` when there is no such process.
 std::vector<pid_t> threads_of(pid_t pid);
 
+// A thread's command name (/proc/TID/comm), as perf --per-thread labels it;
+// empty when the thread has gone.
+std::string command_of(pid_t tid);
+
 // The command topdown runs: forked at once, it waits until release() lets it
 // exec (no shell), so that counters can be opened on it first. Until it is
 // reaped, giving up on it (an exception) kills and reaps it, so no zombie or

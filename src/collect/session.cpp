@@ -9,10 +9,12 @@
 #include <cstdint>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 
 #include "collect/collect.h"
 #include "collect/counter_set.h"
+#include "collect/places.h"
 #include "collect/process.h"
 #include "collect/stop_signals.h"
 #include "common/error.h"
@@ -35,21 +37,6 @@ Fd make_timer(std::chrono::milliseconds period) {
     throw Error(std::string("cannot start the interval timer: ") + std::strerror(errno));
   }
   return timer;
-}
-
-// What each counter advanced from `before` to `now` (running totals).
-counts::Sample advance(const counts::Sample& now, const counts::Sample& before) {
-  counts::Sample delta;
-  for (const auto& [name, count] : now.events) {
-    counts::Count step = count;
-    if (const counts::Count* earlier = before.find(name)) {
-      step.value -= earlier->value;
-      step.time_enabled -= earlier->time_enabled;
-      step.time_running -= earlier->time_running;
-    }
-    delta.events.emplace(name, step);
-  }
-  return delta;
 }
 
 bool anything_counted(const counts::Sample& delta) {
@@ -79,13 +66,16 @@ void set_exit_status(int status, WorkloadResult& result) {
 std::vector<Placement> placements_for(const Target& target, const std::optional<Workload>& workload) {
   std::vector<Placement> placements;
   if (!target.cpus.empty()) {
-    for (const int cpu : target.cpus) placements.push_back({-1, cpu, false});
+    for (const int cpu : target.cpus) placements.push_back({-1, cpu, false, "CPU" + std::to_string(cpu)});
   } else if (!target.pids.empty()) {
     for (const pid_t pid : target.pids) {
-      for (const pid_t tid : threads_of(pid)) placements.push_back({tid, -1, true});
+      for (const pid_t tid : threads_of(pid)) {
+        placements.push_back({tid, -1, true, command_of(tid) + "-" + std::to_string(tid)});
+      }
     }
   } else {
-    placements.push_back({workload->pid(), -1, false});
+    // Its threads and children are counted together: one placement.
+    placements.push_back({workload->pid(), -1, false, std::filesystem::path(target.command.front()).filename()});
   }
   return placements;
 }
@@ -98,20 +88,27 @@ class IntervalReader {
 
   void tick() { emit(counters_.read(), microseconds_since(start_), /*even_if_idle=*/true); }
 
-  // The running totals at the end; the last, shorter interval is handed out
-  // when anything was counted in it.
-  counts::Sample finish(int64_t elapsed_us) {
-    counts::Sample total = counters_.read();
-    if (options_.period.count() > 0) emit(total, elapsed_us, /*even_if_idle=*/false);
-    total.duration_s = seconds(elapsed_us);
-    return total;
+  // The running totals of each placement at the end and their sum; the last,
+  // shorter interval is handed out when anything was counted in it.
+  void finish(int64_t elapsed_us, WorkloadResult& result) {
+    result.places = counters_.read();
+    if (options_.period.count() > 0) emit(result.places, elapsed_us, /*even_if_idle=*/false);
+    set_duration(result.places, seconds(elapsed_us));
+    result.sample = sum_of_places(result.places);
+    result.sample.duration_s = seconds(elapsed_us);
   }
 
  private:
-  void emit(const counts::Sample& now, int64_t time_us, bool even_if_idle) {
+  // Each placement's delta first, then their scaled sum: the sum's own delta
+  // would mix placements counted different shares of the interval.
+  void emit(const std::vector<counts::Place>& now, int64_t time_us, bool even_if_idle) {
     if (time_us <= previous_us_) return;
-    Interval interval{advance(now, previous_), seconds(time_us)};
+    Interval interval;
+    interval.places = deltas_since(now, previous_);
+    set_duration(interval.places, seconds(time_us - previous_us_));
+    interval.sample = sum_of_places(interval.places);
     interval.sample.duration_s = seconds(time_us - previous_us_);
+    interval.time_s = seconds(time_us);
     if (!even_if_idle && !anything_counted(interval.sample)) return;
     previous_ = now;
     previous_us_ = time_us;
@@ -121,7 +118,7 @@ class IntervalReader {
   const CounterSet& counters_;
   const IntervalOptions& options_;
   Clock::time_point start_;
-  counts::Sample previous_;
+  std::vector<counts::Place> previous_;
   int64_t previous_us_ = 0;
 };
 
@@ -194,7 +191,7 @@ WorkloadResult collect(const Target& target, const std::vector<CounterGroup>& gr
     result.stopped_by = wait_for_end(signals, timer ? &*timer : nullptr, processes, workload.has_value(), reader);
     const int64_t elapsed_us = microseconds_since(start);
     result.elapsed_s = seconds(elapsed_us);
-    result.sample = reader.finish(elapsed_us);
+    reader.finish(elapsed_us, result);
   }
   if (workload) {
     set_exit_status(workload->reap(), result);

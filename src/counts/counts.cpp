@@ -1,5 +1,6 @@
 #include "counts/counts.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -23,6 +24,26 @@ void Sample::add(const std::string& event, const Count& count) {
   total.value += count.value;
   total.time_enabled += count.time_enabled;
   total.time_running += count.time_running;
+}
+
+void add_scaled(Count& total, const Count& more) {
+  const bool valid = total.valid() && more.valid();
+  const double scaled_sum = total.scaled().value_or(0) + more.scaled().value_or(0);
+  const double invalid_value = total.valid() ? more.value : total.value;
+  total.time_enabled += more.time_enabled;
+  total.time_running += more.time_running;
+  if (!valid) {
+    total.value = invalid_value;
+  } else if (total.time_running == 0 || total.time_running >= total.time_enabled) {
+    total.value = scaled_sum;
+  } else {
+    total.value = scaled_sum * static_cast<double>(total.time_running) / static_cast<double>(total.time_enabled);
+  }
+}
+
+void add_scaled(Sample& total, const Sample& sample) {
+  for (const auto& [event, count] : sample.events) add_scaled(total.events[event], count);
+  total.duration_s = std::max(total.duration_s, sample.duration_s);
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace topdown::counts {
 
@@ -32,6 +33,25 @@ struct Sample {
   const Count* find(std::string_view event) const;
   void add(const std::string& event, const Count& count);  // sums value and times
 };
+
+// Counts of one place (a CPU, core, socket or thread), labelled as perf
+// labels it: "CPU3", "S0-D0-C1", "S0", "app-4242". Not scaled: one Count per
+// event as collected.
+struct Place {
+  std::string label;
+  Sample sample;
+};
+
+// Adds `more` to `total` the way perf adds CPUs: each scaled by its own
+// enabled/running time before adding. The sum keeps the summed times and a
+// value such that total.scaled() is the sum of the scaled counts (it is the
+// sum of the raw values whenever every part was counted the same share of
+// its time); counted_share is then the parts' overall share. A part that is
+// not valid() makes the sum invalid.
+void add_scaled(Count& total, const Count& more);
+
+// Every event of `sample` added with add_scaled into `total`.
+void add_scaled(Sample& total, const Sample& sample);
 
 // When counter groups rotate, an event that several groups need is counted
 // in each of them (schedule::make_plan), so that a node is computed from the

@@ -14,7 +14,6 @@
 #include <string_view>
 #include <vector>
 
-#include "aggregate/aggregate.h"
 #include "counts/counts.h"
 #include "events/event.h"
 #include "model/dependencies.h"
@@ -50,7 +49,7 @@ struct Interval {
   counts::Sample sample;
   // With ReadOptions::per_place and a file of rows per place: each place's
   // counts ("CPU3", "S0-D0-C1", "app-4242"), not scaled, in file order.
-  std::vector<aggregate::Place> places;
+  std::vector<counts::Place> places;
 };
 
 struct ReadOptions {

@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include "aggregate/aggregate.h"
 #include "common/error.h"
 #include "import/counts_file.h"
 #include "import/import.h"
@@ -263,8 +262,8 @@ class FileReader {
     Interval interval{time_s, {}, {}};
     for (const Location& location : locations_) {
       counts::Sample sample = sample_of(location.*which, duration_s);
-      aggregate::add_scaled(interval.sample, sample);
-      if (options_.per_place && info_.per_cpu) interval.places.push_back(aggregate::Place{location.label, std::move(sample)});
+      counts::add_scaled(interval.sample, sample);
+      if (options_.per_place && info_.per_cpu) interval.places.push_back(counts::Place{location.label, std::move(sample)});
     }
     interval.sample.duration_s = duration_s;
     return interval;

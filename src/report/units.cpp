@@ -37,9 +37,10 @@ std::string render_unit_csv(const eval::Evaluation& evaluation, const counts::Sa
 }
 
 std::string render_unit_json(const eval::Evaluation& evaluation, const counts::Sample& sample, const RunInfo& run,
-                             const std::string& scope) {
+                             const std::string& scope, bool in_stream) {
   nlohmann::json out = json_object(evaluation, sample, run);
   out["scope"] = scope;
+  if (in_stream && !run.interval_time_s) out["time"] = nullptr;
   constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
   return out.dump(-1, ' ', false, kReplace) + "\n";
 }

@@ -8,8 +8,8 @@ namespace {
 
 counts::Count exact(double value) { return {value, 1000, 1000}; }
 
-Place cpu(int number, double cycles, double instructions) {
-  Place place{"CPU" + std::to_string(number), {}};
+counts::Place cpu(int number, double cycles, double instructions) {
+  counts::Place place{"CPU" + std::to_string(number), {}};
   place.sample.events["cycles"] = exact(cycles);
   place.sample.events["instructions"] = exact(instructions);
   return place;
@@ -28,44 +28,6 @@ std::vector<std::string> labels(const Aggregation& aggregation) {
 
 double value(const Unit& unit, const std::string& event) { return *unit.sample.find(event)->scaled(); }
 
-TEST(AddScaled, ScalesEachPartBeforeAdding) {
-  counts::Count total;
-  add_scaled(total, {100, 1000, 500});   // half the time: 200
-  add_scaled(total, {300, 1000, 1000});  // all the time: 300
-  EXPECT_DOUBLE_EQ(*total.scaled(), 500);
-  EXPECT_EQ(total.time_enabled, 2000u);
-  EXPECT_EQ(total.time_running, 1500u);
-  EXPECT_DOUBLE_EQ(total.running_share(), 0.75);
-  // Adding raw values and times first would give 400 * 2000 / 1500.
-  EXPECT_NE(*total.scaled(), 400.0 * 2000 / 1500);
-}
-
-TEST(AddScaled, EqualSharesKeepTheRawSum) {
-  counts::Count total;
-  add_scaled(total, {100, 1000, 250});
-  add_scaled(total, {300, 2000, 500});
-  EXPECT_DOUBLE_EQ(total.value, 400);
-  EXPECT_DOUBLE_EQ(*total.scaled(), 1600);
-}
-
-TEST(AddScaled, APartNeverCountedAddsNothingButItsTime) {
-  counts::Count total;
-  add_scaled(total, {0, 1000, 0});
-  EXPECT_FALSE(total.scaled());
-  add_scaled(total, {50, 1000, 1000});
-  EXPECT_DOUBLE_EQ(*total.scaled(), 50);
-  EXPECT_DOUBLE_EQ(total.running_share(), 0.5);
-}
-
-TEST(AddScaled, AnInvalidPartMakesTheSumInvalid) {
-  counts::Count total;
-  add_scaled(total, {50, 1000, 1000});
-  add_scaled(total, {-5, 1000, 1000});
-  EXPECT_FALSE(total.valid());
-  add_scaled(total, {50, 1000, 1000});
-  EXPECT_FALSE(total.valid());
-}
-
 TEST(KindOfLabel, RecognisesPerfsLabels) {
   EXPECT_EQ(kind_of_label("CPU12"), PlaceKind::Cpu);
   EXPECT_EQ(kind_of_label("S0-D0-C1"), PlaceKind::Core);
@@ -78,7 +40,7 @@ TEST(KindOfLabel, RecognisesPerfsLabels) {
   EXPECT_EQ(kind_of_label("CPU"), PlaceKind::Other);
 }
 
-const std::vector<Place> kFiveCpus{cpu(0, 100, 10), cpu(1, 200, 20), cpu(2, 300, 30), cpu(3, 400, 40),
+const std::vector<counts::Place> kFiveCpus{cpu(0, 100, 10), cpu(1, 200, 20), cpu(2, 300, 30), cpu(3, 400, 40),
                                    cpu(4, 500, 50)};
 
 TEST(Aggregate, GlobalAddsEveryPlace) {
@@ -134,7 +96,7 @@ TEST(Aggregate, ACoreWithSomeOfItsCpusIsWarnedAbout) {
 // Ice Lake's TOPDOWN.SLOTS:percore is the slots of both threads of the core.
 TEST(Aggregate, CoreWideEventsPerThreadAreTheCoresSum) {
   const Topology topology = two_sockets();
-  std::vector<Place> places = kFiveCpus;
+  std::vector<counts::Place> places = kFiveCpus;
   for (size_t i = 0; i < places.size(); ++i) {
     places[i].sample.events["TOPDOWN.SLOTS:percore"] = {1000.0 * static_cast<double>(i + 1), 1000, 500};
   }
@@ -154,7 +116,7 @@ TEST(Aggregate, CoreWideEventsPerThreadAreTheCoresSum) {
 }
 
 TEST(Aggregate, PerfsOwnCoreAndSocketRows) {
-  std::vector<Place> cores{{"S0-D0-C0", {}}, {"S0-D0-C1", {}}, {"S1-D0-C0", {}}};
+  std::vector<counts::Place> cores{{"S0-D0-C0", {}}, {"S0-D0-C1", {}}, {"S1-D0-C0", {}}};
   for (auto& place : cores) place.sample.events["cycles"] = exact(100);
   Request request;
   request.view = View::Core;
@@ -174,7 +136,7 @@ TEST(Aggregate, PerfsOwnCoreAndSocketRows) {
 }
 
 TEST(Aggregate, PerfsThreadRows) {
-  std::vector<Place> threads{{"app-41", {}}, {"app-42", {}}};
+  std::vector<counts::Place> threads{{"app-41", {}}, {"app-42", {}}};
   for (auto& place : threads) place.sample.events["cycles"] = exact(100);
   Request request;
   request.view = View::Thread;
@@ -199,7 +161,7 @@ TEST(Aggregate, CpusMissingFromTheTopologyAreAnError) {
 }
 
 TEST(Aggregate, MixedPlacesAreAnError) {
-  std::vector<Place> mixed{cpu(0, 1, 1), {"S0", {}}};
+  std::vector<counts::Place> mixed{cpu(0, 1, 1), {"S0", {}}};
   EXPECT_THROW(aggregate(mixed, Request{}), Error);
 }
 

@@ -16,12 +16,12 @@ counts::Count exact(double value) { return {value, 1000, 1000}; }
 
 // One core (CPU0 and its sibling CPU2) running 10000 cycles; each thread's
 // CPU_CLK_UNHALTED.THREAD_ANY sees the whole core's cycles.
-std::vector<Place> two_threads() {
-  Place first{"CPU0", {}};
+std::vector<counts::Place> two_threads() {
+  counts::Place first{"CPU0", {}};
   first.sample.events["CPU_CLK_UNHALTED.THREAD_ANY"] = exact(10000);
   first.sample.events["CPU_CLK_UNHALTED.THREAD"] = exact(6000);
   first.sample.events["IDQ_UOPS_NOT_DELIVERED.CORE"] = exact(8000);
-  Place second{"CPU2", {}};
+  counts::Place second{"CPU2", {}};
   second.sample.events["CPU_CLK_UNHALTED.THREAD_ANY"] = exact(10000);
   second.sample.events["CPU_CLK_UNHALTED.THREAD"] = exact(7000);
   second.sample.events["IDQ_UOPS_NOT_DELIVERED.CORE"] = exact(4000);

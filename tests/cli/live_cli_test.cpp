@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <algorithm>
+#include <map>
 #include <sstream>
 
+#include "aggregate/aggregate.h"
 #include "run_command.h"
 
 namespace topdown::testing {
@@ -207,6 +210,126 @@ TEST(LiveCli, NothingToCountIsAnError) {
 TEST(LiveCli, ModelFileAndCpuExcludeEachOther) {
   auto r = run_command(kStat + " --cpu zen5 -- true");
   EXPECT_EQ(r.exit_code, 125);
+}
+
+// The scope column of a per-unit CSV report, each unit once, in order.
+std::vector<std::string> csv_scopes(const std::string& csv) {
+  std::vector<std::string> scopes;
+  for (const auto& line : lines_of(csv)) {
+    const std::string scope = line.substr(0, line.find(','));
+    if (scope != "scope" && (scopes.empty() || scopes.back() != scope)) scopes.push_back(scope);
+  }
+  return scopes;
+}
+
+// The value of one row ("node,On_CPU") of a per-unit CSV report, per scope.
+std::map<std::string, double> csv_values(const std::string& csv, const std::string& row) {
+  std::map<std::string, double> values;
+  for (const auto& line : lines_of(csv)) {
+    const size_t scope_end = line.find(',');
+    if (line.compare(scope_end + 1, row.size() + 1, row + ",") != 0) continue;
+    const size_t level_end = line.find(',', scope_end + row.size() + 2);
+    // level, parent, vendor_name, then the value
+    size_t value_start = level_end;
+    for (int field = 0; field < 2; ++field) value_start = line.find(',', value_start + 1);
+    values[line.substr(0, scope_end)] = std::stod(line.substr(value_start + 1));
+  }
+  return values;
+}
+
+std::vector<std::string> online_cpu_labels() {
+  std::vector<std::string> labels;
+  for (const int cpu : collect::select_cpus("")) labels.push_back("CPU" + std::to_string(cpu));
+  return labels;
+}
+
+// The units sysfs's topology gives the online CPUs, in CPU order.
+std::vector<std::string> topology_labels(bool by_core) {
+  const aggregate::Topology topology = aggregate::Topology::read_sysfs();
+  std::vector<std::string> labels;
+  for (const int cpu : collect::select_cpus("")) {
+    const aggregate::CpuPlace& place = *topology.find(cpu);
+    const std::string socket = "S" + std::to_string(place.socket);
+    const std::string label = by_core ? socket + "-C" + std::to_string(place.core) : socket;
+    if (std::find(labels.begin(), labels.end(), label) == labels.end()) labels.push_back(label);
+  }
+  return labels;
+}
+
+TEST(LiveCliPerUnit, PerThreadSystemWideGivesOneUnitPerOnlineCpu) {
+  if (!system_wide_permitted()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
+  auto r = run_command(kStat + " -a --per-thread --csv -- sleep 0.2");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(lines_of(r.err).front().rfind("scope,kind,name,", 0), 0u);
+  EXPECT_EQ(csv_scopes(r.err), online_cpu_labels()) << r.err;
+  // Each CPU's clock runs all the time (the idle task's too): about 1 CPU each.
+  for (const auto& [scope, cpus] : csv_values(r.err, "info,CPUs_Utilized")) {
+    EXPECT_GT(cpus, 0.9) << scope;
+    EXPECT_LT(cpus, 1.1) << scope;
+  }
+  EXPECT_EQ(csv_values(r.err, "info,CPUs_Utilized").size(), online_cpu_labels().size());
+}
+
+TEST(LiveCliPerUnit, PerCoreAndPerSocketFollowTheSysfsTopology) {
+  if (!system_wide_permitted()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
+  auto cores = run_command(kStat + " -a --per-core --csv -- sleep 0.2");
+  ASSERT_EQ(cores.exit_code, 0) << cores.err;
+  EXPECT_EQ(csv_scopes(cores.err), topology_labels(true));
+  auto sockets = run_command(kStat + " -C 0 --per-socket -- sleep 0.1");
+  ASSERT_EQ(sockets.exit_code, 0) << sockets.err;
+  EXPECT_EQ(sockets.err.rfind("=== " + topology_labels(false).front() + " ===\ntopdown: ", 0), 0u) << sockets.err;
+}
+
+TEST(LiveCliPerUnit, JsonIntervalsOfEachUnitAddUpToItsWholeRun) {
+  if (!system_wide_permitted()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
+  auto r = run_command(kStat + " -a --per-socket -I 100 --json -- sleep 0.35");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> sockets = topology_labels(false);
+  std::map<std::string, double> added;
+  std::map<std::string, nlohmann::json> whole;
+  for (const nlohmann::json& record : json_lines(r.err)) {
+    const std::string scope = record["scope"];
+    const double task_clock = (*event_of(record, "task-clock"))["value"].get<double>();
+    EXPECT_GT(task_clock, 0.0) << scope;
+    ASSERT_TRUE(record.contains("time")) << record.dump();
+    if (!record["time"].is_null()) {
+      added[scope] += task_clock;
+    } else {
+      whole[scope] = record;
+    }
+  }
+  ASSERT_EQ(whole.size(), sockets.size()) << r.err;
+  const aggregate::Topology topology = aggregate::Topology::read_sysfs();
+  for (const std::string& socket : sockets) {
+    const nlohmann::json& record = whole[socket];
+    EXPECT_DOUBLE_EQ(added[socket], (*event_of(record, "task-clock"))["value"].get<double>()) << socket;
+    // The socket's clock runs on each of its CPUs the whole time.
+    size_t cpus = 0;
+    for (const int cpu : collect::select_cpus("")) cpus += "S" + std::to_string(topology.find(cpu)->socket) == socket;
+    const double expected = static_cast<double>(cpus) * record["elapsed_s"].get<double>() * 1e9;
+    EXPECT_NEAR((*event_of(record, "task-clock"))["time_enabled_ns"].get<double>(), expected, 0.1 * expected);
+  }
+}
+
+TEST(LiveCliPerUnit, PerThreadOfAnAttachedProcessNamesItsThreads) {
+  auto r = run_command("sh -c 'sleep 0.4 & pid=$!; " + kStat + " --per-thread --json -p $pid; echo $pid >&2'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> lines = lines_of(r.err);
+  ASSERT_EQ(lines.size(), 2u) << r.err;  // sleep has one thread
+  const nlohmann::json report = nlohmann::json::parse(lines[0]);
+  EXPECT_EQ(report["scope"], "sleep-" + lines[1]);
+  EXPECT_GT(report["elapsed_s"].get<double>(), 0.2);
+}
+
+TEST(LiveCliPerUnit, ViewsThatCannotBeSplitAreOneLineErrors) {
+  for (const char* options : {"--per-core -- true", "--per-socket -- true", "--per-thread -- true",
+                                     "-a --per-core --columns -- true"}) {
+    auto r = run_command(kStat + " " + options);
+    EXPECT_EQ(r.exit_code, 125) << options;
+    EXPECT_EQ(lines_of(r.err).size(), 1u) << r.err;
+  }
+  EXPECT_NE(run_command(kStat + " --per-core -- true").err.find("add -a (every CPU) or -C LIST"), std::string::npos);
+  EXPECT_NE(run_command(kStat + " --per-thread -- true").err.find("-p PID"), std::string::npos);
 }
 
 // The hardware model of this machine, interval by interval.

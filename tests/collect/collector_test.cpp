@@ -202,6 +202,39 @@ TEST(CollectSystemWide, CountsEveryOnlineCpu) {
   EXPECT_NEAR(static_cast<double>(clock->time_enabled), expected_ns, 0.1 * expected_ns);
 }
 
+TEST(CollectSystemWide, EachCpuIsAPlaceAndTheSumAddsThem) {
+  if (!system_wide_permitted()) GTEST_SKIP() << kSystemWideNotPermitted;
+  const std::vector<int> cpus = select_cpus("");
+  const WorkloadResult result = collect(Target{{"sleep", "0.2"}, {}, cpus}, {CounterGroup{{kCpuClock}}}, Options{});
+  ASSERT_EQ(result.places.size(), cpus.size());
+  double added = 0;
+  for (size_t i = 0; i < cpus.size(); ++i) {
+    EXPECT_EQ(result.places[i].label, "CPU" + std::to_string(cpus[i]));
+    const counts::Count& clock = *result.places[i].sample.find("cpu-clock");
+    EXPECT_GT(clock.value, 0.1e9) << result.places[i].label;
+    EXPECT_DOUBLE_EQ(result.places[i].sample.duration_s, result.elapsed_s);
+    added += clock.value;
+  }
+  EXPECT_DOUBLE_EQ(result.sample.find("cpu-clock")->value, added);  // never multiplexed: the raw sum
+}
+
+TEST(CollectAttach, EachThreadIsAPlaceNamedLikePerfPerThread) {
+  if (!testing::perf_events_permitted()) GTEST_SKIP() << testing::kNotPermitted;
+  RunningProcess busy(busy_for("0.3"));
+  ASSERT_GT(busy.pid(), 0);
+  const WorkloadResult result = collect(Target{{}, {busy.pid()}, {}}, {CounterGroup{{kTaskClock}}}, Options{});
+  ASSERT_EQ(result.places.size(), 1u);  // timeout has one thread
+  EXPECT_EQ(result.places[0].label, "timeout-" + std::to_string(busy.pid()));
+}
+
+TEST(CollectPlaces, TheWorkloadIsOnePlaceNamedByItsCommand) {
+  if (!testing::perf_events_permitted()) GTEST_SKIP() << testing::kNotPermitted;
+  const WorkloadResult result = collect(Target{{"/bin/true"}, {}, {}}, {CounterGroup{{kTaskClock}}}, Options{});
+  ASSERT_EQ(result.places.size(), 1u);
+  EXPECT_EQ(result.places[0].label, "true");
+  EXPECT_EQ(result.places[0].sample.find("task-clock")->value, result.sample.find("task-clock")->value);
+}
+
 TEST(CollectSystemWide, OneCpuCountsHalfOfTwo) {
   if (!system_wide_permitted()) GTEST_SKIP() << kSystemWideNotPermitted;
   if (select_cpus("").size() < 2) GTEST_SKIP() << "needs two online CPUs";

@@ -23,7 +23,7 @@ std::vector<std::string> labels(const Interval& interval) {
   return out;
 }
 
-double scaled(const aggregate::Place& place, const std::string& event) {
+double scaled(const counts::Place& place, const std::string& event) {
   const counts::Count* count = place.sample.find(event);
   EXPECT_NE(count, nullptr) << place.label << " " << event;
   return count && count->scaled() ? *count->scaled() : -1;
