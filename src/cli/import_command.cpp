@@ -3,6 +3,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/commands.h"
 #include "cli/context.h"
@@ -136,6 +137,11 @@ class FileAnalysis {
       vars_.smt_enabled = *file.smt_enabled;
     } else {
       warnings_.push_back("the file does not say whether SMT was on; assumed off (--smt on|off says it)");
+    }
+    if (!file.repeated_events.empty()) {
+      warnings_.push_back(fmt::format("{} has more than one row per interval of {} (counted by several groups): "
+                                      "each event's rows are pooled into one count, not added",
+                                      options_.file, fmt::join(file.repeated_events, ", ")));
     }
     schedule::Selection selection;
     selection.max_level = options_.report.level;

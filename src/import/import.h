@@ -32,6 +32,9 @@ struct FileInfo {
   // up in Interval::sample.
   bool per_cpu = false;
   std::vector<std::string> events;  // every event name, in order of first appearance
+  // Events with more than one row for one place in one interval: the same
+  // count from several counter groups, pooled (see Interval::sample).
+  std::vector<std::string> repeated_events;
   std::optional<bool> smt_enabled;  // counts file run variables
   std::optional<bool> ebs_mode;
   std::optional<bool> perf_metrics;
@@ -45,7 +48,9 @@ struct Interval {
   std::optional<double> time_s;  // perf -I timestamp at the interval's end
   // By the file's event names; an event that was never counted is absent.
   // duration_s is the interval's length (0 when the file does not say).
-  // Rows of several places are scaled each by its own times, then added.
+  // Rows of several places are scaled each by its own times, then added;
+  // rows of one event and place are pooled: their values over their running
+  // times together, so that an event counted in two groups is not doubled.
   counts::Sample sample;
   // With ReadOptions::per_place and a file of rows per place: each place's
   // counts ("CPU3", "S0-D0-C1", "app-4242"), not scaled, in file order.

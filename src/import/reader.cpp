@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <unordered_map>
 
@@ -28,6 +29,23 @@ struct Slot {
     count.time_enabled += more.time_enabled;
     count.time_running += more.time_running;
     counted = true;
+  }
+
+  // Another row of the same event and place in one interval: the same count
+  // taken by another counter group (perf -e EVENT,EVENT, or groups that each
+  // need it). Adding the rows would count it twice; pooled, the count is the
+  // rows' values over their running times together, within one enabled time.
+  void pool(const counts::Count& more) {
+    const uint64_t enabled = std::max(count.time_enabled, more.time_enabled);
+    const double running = static_cast<double>(count.time_running) + static_cast<double>(more.time_running);
+    double value = count.value + more.value;
+    uint64_t kept_running = count.time_running + more.time_running;
+    if (running > static_cast<double>(enabled)) {
+      // The groups ran side by side: the pooled rate over the enabled time.
+      value *= static_cast<double>(enabled) / running;
+      kept_running = enabled;
+    }
+    count = {value, enabled, kept_running};
   }
 };
 
@@ -119,6 +137,11 @@ class FileReader {
     return key;
   }
 
+  void note_repeated(std::string_view event) {
+    auto& repeated = info_.repeated_events;
+    if (std::find(repeated.begin(), repeated.end(), event) == repeated.end()) repeated.emplace_back(event);
+  }
+
   Slot& slot(size_t location, size_t event, std::vector<Slot> Location::*which) {
     std::vector<Slot>& slots = locations_[location].*which;
     if (slots.size() <= event) slots.resize(info_.events.size());
@@ -164,7 +187,13 @@ class FileReader {
     ++rows_in_interval_;
     ++info_.rows;
     if (!row.count) return;
-    slot(key.location, key.event, &Location::interval).add(*row.count);
+    Slot& counts = slot(key.location, key.event, &Location::interval);
+    if (!counts.counted) {
+      counts.add(*row.count);
+    } else {
+      counts.pool(*row.count);
+      note_repeated(row.event);
+    }
     if (!layout.has_time && row.event == "duration_time") {
       duration_time_ns_ = std::max(duration_time_ns_, row.count->value);
     }

@@ -58,6 +58,29 @@ TEST(ImportCli, PerCpuPerfFileGivesTheSameJsonAsStat) {
   EXPECT_NE(report["warnings"][0].get<std::string>().find("assumed off"), std::string::npos);
 }
 
+// The same event in two groups: Retiring is its pooled count's share, not
+// twice it, and the report says the rows were pooled.
+TEST(ImportCli, AnEventCountedInTwoGroupsIsNotCountedTwice) {
+  TempTree tree;
+  const auto file = tree.write("perf.csv",
+                               "1000000,,ls_not_halted_cyc,1000000,100.00,,\n"
+                               "800000,,cpu/event=0x1a0,umask=0x01/,1000000,100.00,,\n"
+                               "3600000,,r100001ea0,1000000,100.00,,\n"
+                               "3600000,,de_src_op_disp.all,1000000,100.00,,\n"
+                               "1600000,,EX_RET_OPS,500000,50.00,,\n"
+                               "1600000,,EX_RET_OPS,500000,50.00,,\n")
+                        .string();
+  auto r = run_command(kTopdown + " import --cpu zen5 --smt off --json " + file);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto report = nlohmann::json::parse(r.err);
+  // 3.2e6 ops counted over the whole 1 ms, of 8e6 slots.
+  EXPECT_DOUBLE_EQ((*node(report, "Retiring"))["value"].get<double>(), 0.4);
+  ASSERT_EQ(report["warnings"].size(), 1u) << report["warnings"].dump();
+  EXPECT_NE(report["warnings"][0].get<std::string>().find("EX_RET_OPS (counted by several groups)"),
+            std::string::npos)
+      << report["warnings"][0];
+}
+
 TEST(ImportCli, CountsFileWithMissingEventsShowsThemAsNa) {
   TempTree tree;
   const auto file = tree.write("counts.txt",

@@ -67,6 +67,33 @@ TEST(PerfStat, NotCountedAndNotSupportedAreMissingNotZero) {
 
 // Like perf, each CPU's count is scaled by its own running time before the
 // CPUs are added: CPU1 counted half its time, 250 stands for 500.
+// perf -e 'EVENT,EVENT' or two groups that each need EVENT: two rows of the
+// same count, which must not add up to twice the count.
+TEST(PerfStat, RepeatedRowsOfOneEventArePooledNotAdded) {
+  auto file = read_whole(
+      "9000,,ex_ret_ops,2000000,100.00,,\n"
+      "4600,,ex_ret_ops,1000000,50.00,,\n"
+      "300,,branches,500000,25.00,,\n"
+      "340,,branches,500000,25.00,,\n"
+      "2000,,cycles,2000000,100.00,,\n");
+  EXPECT_EQ(file.info.repeated_events, (std::vector<std::string>{"ex_ret_ops", "branches"}));
+  EXPECT_EQ(file.info.events, (std::vector<std::string>{"ex_ret_ops", "branches", "cycles"}));
+  // Counted all the time and half of it: 13600 over 3 ms of running time,
+  // for the 2 ms it was enabled.
+  const counts::Count* ops = file.whole.sample.find("ex_ret_ops");
+  ASSERT_NE(ops, nullptr);
+  EXPECT_EQ(ops->time_enabled, 2000000u);
+  EXPECT_EQ(ops->time_running, 2000000u);
+  EXPECT_DOUBLE_EQ(*ops->scaled(), 13600.0 * 2 / 3);
+  // A quarter of the time each: 640 over half of it.
+  const counts::Count* branches = file.whole.sample.find("branches");
+  ASSERT_NE(branches, nullptr);
+  EXPECT_EQ(branches->time_running, 1000000u);
+  EXPECT_EQ(branches->time_enabled, 2000000u);
+  EXPECT_DOUBLE_EQ(*branches->scaled(), 1280);
+  EXPECT_DOUBLE_EQ(value_of(file.whole, "cycles"), 2000);
+}
+
 TEST(PerfStat, PerCpuRowsAreScaledEachThenSummed) {
   auto file = read_whole(
       "CPU0,100,,cycles,1000,100.00,,\n"
