@@ -80,6 +80,7 @@ class FileAnalysis {
     eval::Options eval_options;
     eval_options.vars = vars_;
     eval_options.identities = identities_;
+    eval_options.fallbacks = fallbacks_;
     eval::Evaluation evaluation = eval::evaluate(model_, nodes_, counts.sample, eval_options);
     evaluation.warnings.insert(evaluation.warnings.end(), warnings_.begin(), warnings_.end());
     evaluation.warnings.insert(evaluation.warnings.end(), unit_warnings_.begin(), unit_warnings_.end());
@@ -148,6 +149,15 @@ class FileAnalysis {
     selection.all_info = options_.all_info;
     nodes_ = schedule::select_nodes(model_, selection);
     identities_ = import::identities_for(model_, vars_, nodes_, sample);
+    const import::FallbackChoice fallbacks = import::fallbacks_for(model_, vars_, identities_, sample);
+    fallbacks_ = fallbacks.nodes;
+    if (!fallbacks_.empty()) {
+      warnings_.push_back(fmt::format("{} lacks {}: without them the model's fallback formulas give {}, as "
+                                      "approximations (marked ~); count them too for the model's values "
+                                      "(topdown stat --print-perf)",
+                                      options_.file, fmt::join(fallbacks.missing_events, ", "),
+                                      fmt::join(fallbacks_, ", ")));
+    }
     if (!options_.all_info) {
       // Like stat's Info metrics that ride along: those the file has the events for.
       for (auto& metric : import::info_metrics_counted(model_, vars_, identities_, sample)) {
@@ -169,6 +179,7 @@ class FileAnalysis {
   import::EventMatcher matcher_;
   model::RunVariables vars_;
   model::IdentityChoice identities_;
+  model::FallbackChoice fallbacks_;
   bool decided_ = false;
   std::vector<std::string> nodes_;
   std::vector<std::string> warnings_;

@@ -78,6 +78,8 @@ int run_describe(const std::string& name, const std::string& cpu, const std::str
   out += fmt::format("  formula:   {}\n", node->formula.to_string());
   for (const std::string& line : definitions_used(model, node->formula)) out += fmt::format("    where    {}\n", line);
   if (node->identity) out += fmt::format("  identity:  {}\n", node->identity->to_string());
+  if (node->fallback) out += fmt::format("  fallback:  {} (import, when the file lacks events of the formula)\n",
+                                         node->fallback->to_string());
   if (node->threshold) out += fmt::format("  threshold: {}\n", node->threshold->to_string());
   if (!node->domain.empty()) out += fmt::format("  domain:    {}\n", node->domain);
   if (!node->unit.empty()) out += fmt::format("  unit:      {}\n", node->unit);

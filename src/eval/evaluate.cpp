@@ -86,7 +86,7 @@ const NodeResult* Evaluation::bottleneck() const {
 
 Evaluation evaluate(const model::Model& model, const std::vector<std::string>& nodes, const counts::Sample& sample,
                     const Options& options) {
-  model::Dependencies deps(model, options.vars, options.identities);
+  model::Dependencies deps(model, options.vars, options.identities, options.fallbacks);
   GroupScopes scopes(deps, sample, options);
   Evaluation result;
   for (const auto& [name, count] : sample.events) {
@@ -108,6 +108,7 @@ Evaluation evaluate(const model::Model& model, const std::vector<std::string>& n
       if (!count || !count->scaled()) r.missing_events.push_back(event);
     }
     r.value = scope.node_value(node->name);
+    r.approximate = r.value && scope.is_approximate(node->name);
     r.counted_share = counted_share_of(events, scope);
     r.multiplexed = r.counted_share < 1.0;
     r.unreliable = r.counted_share < options.min_counted_share;

@@ -25,12 +25,16 @@ struct NodeResult {
   bool multiplexed = false;  // counted_share < 1: an estimate, not an exact count
   bool unreliable = false;   // counted too little of the time to be trusted
   bool out_of_range = false;  // a slot/cycle fraction outside [0, 1]
+  // Computed from a node's fallback formula (its own or one it uses): a
+  // lesser form of the model's value, for counts that lack some events.
+  bool approximate = false;
   std::vector<std::string> missing_events;  // needed but not counted: value is n/a
 };
 
 struct Options {
   model::RunVariables vars;
   model::IdentityChoice identities;  // as the plan chose
+  model::FallbackChoice fallbacks;    // as import chose (import::fallbacks_for)
   // When counter groups rotate (schedule::Plan::node_groups): the group whose
   // counts a node is computed from, so that its ratios compare counts of the
   // same time slices. Its events are read from that group's copies

@@ -61,10 +61,23 @@ const counts::Count* SampleScope::count_of(std::string_view event) const {
 expr::Value SampleScope::node_value(std::string_view name) const { return memoised(name, deps_.formula(name)); }
 
 expr::Value SampleScope::memoised(std::string_view name, const expr::Expression& formula) const {
-  if (auto it = memo_.find(name); it != memo_.end()) return it->second;
-  expr::Value value = formula.evaluate(*this);
-  memo_.emplace(std::string(name), value);
-  return value;
+  auto it = memo_.find(name);
+  if (it == memo_.end()) {
+    if (deps_.uses_fallback(name)) approximate_.emplace(name);
+    evaluating_.emplace_back(name);
+    expr::Value value;
+    try {
+      value = formula.evaluate(*this);
+    } catch (...) {
+      evaluating_.pop_back();
+      throw;
+    }
+    evaluating_.pop_back();
+    it = memo_.emplace(std::string(name), value).first;
+  }
+  // Whatever is being computed from an approximate value is approximate too.
+  if (approximate_.count(name)) approximate_.insert(evaluating_.begin(), evaluating_.end());
+  return it->second;
 }
 
 bool SampleScope::is_over(std::string_view name) const {

@@ -1,7 +1,9 @@
 #pragma once
 // Resolves formula identifiers against one sample of counts; private to eval.
 #include <map>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "counts/counts.h"
 #include "expr/expression.h"
@@ -25,6 +27,10 @@ class SampleScope final : public expr::Scope {
   // A node's value (memoised: nodes refer to each other a lot).
   expr::Value node_value(std::string_view name) const;
 
+  // Whether the node's value came from a fallback formula, its own or one of
+  // a node it uses (known once node_value(name) has been asked).
+  bool is_approximate(std::string_view name) const { return approximate_.count(name) > 0; }
+
   // Whether the node is over its threshold (memoised): its threshold with
   // `this`, `parent_over` and over(NODE) bound. False without a threshold or
   // a value.
@@ -38,6 +44,8 @@ class SampleScope final : public expr::Scope {
   const model::RunVariables& vars_;
   int group_;
   mutable std::map<std::string, expr::Value, std::less<>> memo_;
+  mutable std::set<std::string, std::less<>> approximate_;
+  mutable std::vector<std::string> evaluating_;  // the nodes and definitions being computed, outermost first
   mutable std::map<std::string, bool, std::less<>> verdicts_;
 };
 

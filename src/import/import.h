@@ -118,6 +118,17 @@ class EventMatcher {
 model::IdentityChoice identities_for(const model::Model& model, const model::RunVariables& vars,
                                      const std::vector<std::string>& nodes, const counts::Sample& sample);
 
+// Nodes to compute through their fallback formula (docs/model-format.md)
+// because `sample` lacks events of the formula they would use but has every
+// event of the fallback: Ice Lake's level 1 from a perf stat --topdown file
+// that has the PERF_METRICS fields but not the events TMA 5.1 corrects by.
+struct FallbackChoice {
+  model::FallbackChoice nodes;
+  std::set<std::string> missing_events;  // of the formulas they replace
+};
+FallbackChoice fallbacks_for(const model::Model& model, const model::RunVariables& vars,
+                             const model::IdentityChoice& identities, const counts::Sample& sample);
+
 // Info metrics whose events are all in `sample`.
 std::vector<std::string> info_metrics_counted(const model::Model& model, const model::RunVariables& vars,
                                               const model::IdentityChoice& identities,

@@ -47,6 +47,7 @@ std::set<std::string> model_events(const model::Model& model) {
   for (const auto& node : model.nodes) {
     add(node.formula);
     if (node.identity) add(*node.identity);
+    if (node.fallback) add(*node.fallback);
     if (node.threshold) add(*node.threshold);
   }
   return events;

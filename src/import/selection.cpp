@@ -30,6 +30,29 @@ model::IdentityChoice identities_for(const model::Model& model, const model::Run
   return chosen;
 }
 
+FallbackChoice fallbacks_for(const model::Model& model, const model::RunVariables& vars,
+                             const model::IdentityChoice& identities, const counts::Sample& sample) {
+  FallbackChoice chosen;
+  for (const model::Node& node : model.nodes) {
+    if (!node.fallback) continue;
+    const std::set<std::string> events =
+        model::Dependencies(model, vars, identities, chosen.nodes).events_of(node.name);
+    if (all_counted(events, sample)) continue;
+    model::FallbackChoice trial = chosen.nodes;
+    trial.insert(node.name);
+    try {
+      if (!all_counted(model::Dependencies(model, vars, identities, trial).events_of(node.name), sample)) continue;
+    } catch (const Error&) {
+      continue;  // the fallback refers back to this node through others: keep the formula
+    }
+    chosen.nodes = std::move(trial);
+    for (const std::string& event : events) {
+      if (!sample.find(event)) chosen.missing_events.insert(event);
+    }
+  }
+  return chosen;
+}
+
 std::vector<std::string> info_metrics_counted(const model::Model& model, const model::RunVariables& vars,
                                               const model::IdentityChoice& identities,
                                               const counts::Sample& sample) {

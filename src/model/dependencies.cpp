@@ -14,7 +14,8 @@ std::optional<expr::Value> known_run_variable(std::string_view name, const RunVa
   return std::nullopt;
 }
 
-Dependencies::Dependencies(const Model& model, const RunVariables& vars, IdentityChoice identities)
+Dependencies::Dependencies(const Model& model, const RunVariables& vars, IdentityChoice identities,
+                           FallbackChoice fallbacks)
     : model_(&model), identities_(std::move(identities)) {
   auto known = [&](std::string_view name) -> std::optional<expr::Value> {
     if (auto it = model.constants.find(name); it != model.constants.end()) return expr::Value{it->second};
@@ -22,8 +23,13 @@ Dependencies::Dependencies(const Model& model, const RunVariables& vars, Identit
   };
   for (const auto& [name, definition] : model.definitions) definitions_.emplace(name, definition.fold(known));
   for (const Node& node : model.nodes) {
-    const bool use_identity = identities_.count(node.name) > 0 && node.identity.has_value();
-    formulas_.emplace(node.name, (use_identity ? *node.identity : node.formula).fold(known));
+    const expr::Expression* chosen = &node.formula;
+    if (identities_.count(node.name) > 0 && node.identity) chosen = &*node.identity;
+    if (fallbacks.count(node.name) > 0 && node.fallback) {
+      chosen = &*node.fallback;
+      fallbacks_.insert(node.name);
+    }
+    formulas_.emplace(node.name, chosen->fold(known));
     if (node.threshold) {
       const auto& folded = thresholds_.emplace(node.name, node.threshold->fold(known)).first->second;
       if (folded.identifiers().count("parent_over")) asks_parent_.insert(node.name);

@@ -25,14 +25,20 @@ struct RunVariables {
 
 // Nodes that use their `identity` formula instead of the primary one.
 using IdentityChoice = std::set<std::string, std::less<>>;
+// Nodes that use their `fallback` formula (import, when the counts lack
+// events of the others).
+using FallbackChoice = std::set<std::string, std::less<>>;
 
 class Dependencies {
  public:
   // Throws Error when the chosen formulas refer to each other in a cycle.
-  Dependencies(const Model& model, const RunVariables& vars, IdentityChoice identities = {});
+  Dependencies(const Model& model, const RunVariables& vars, IdentityChoice identities = {},
+               FallbackChoice fallbacks = {});
 
   const Model& model() const { return *model_; }
   const IdentityChoice& identities() const { return identities_; }
+  // Whether the node's value is its fallback formula's.
+  bool uses_fallback(std::string_view node) const { return fallbacks_.count(node) > 0; }
 
   // The node's chosen formula, folded.
   const expr::Expression& formula(std::string_view node) const;
@@ -57,6 +63,7 @@ class Dependencies {
 
   const Model* model_;
   IdentityChoice identities_;
+  FallbackChoice fallbacks_;
   std::map<std::string, expr::Expression, std::less<>> formulas_;
   std::map<std::string, expr::Expression, std::less<>> thresholds_;
   std::set<std::string, std::less<>> asks_parent_;

@@ -25,6 +25,12 @@ struct Node {
   // Another formula with the same value that the scheduler may use instead
   // when it needs fewer events (e.g. "level 1 sums to 1").
   std::optional<expr::Expression> identity;
+  // What the node is when the counts lack events of `formula` (and of
+  // `identity`) but have these: a lesser form, such as level 1 from the
+  // PERF_METRICS fields alone where TMA 5.x also corrects by events perf
+  // stat --topdown does not count. Only import uses it, and marks the value
+  // (and every value computed from it) approximate.
+  std::optional<expr::Expression> fallback;
   // Boolean expression; `this` is the node's own value, `parent_over` whether
   // the parent is over its threshold, `over(NODE)` whether another node is.
   // Nodes without one are never "over".

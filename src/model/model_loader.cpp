@@ -20,8 +20,8 @@ constexpr int kMaxLevel = 6;
 using Keys = std::vector<std::string_view>;
 const Keys kModelKeys = {"name",     "title",          "cpus",          "event_table",
                          "pfm_pmu",  "counters",       "counters_without_smt", "fixed_counters"};
-const Keys kNodeKeys = {"vendor_name", "parent", "formula", "identity",    "threshold", "domain",
-                        "area",        "groups", "sample",  "description", "advice"};
+const Keys kNodeKeys = {"vendor_name", "parent", "formula",     "identity", "fallback", "threshold",
+                        "domain",      "area",   "groups",      "sample",   "description", "advice"};
 const Keys kInfoKeys = {"vendor_name", "formula", "unit", "threshold", "groups", "description"};
 
 bool is_identifier(std::string_view name) {
@@ -101,6 +101,7 @@ struct Draft {
   const Entry* parent = nullptr;
   const Entry* formula = nullptr;
   const Entry* identity = nullptr;
+  const Entry* fallback = nullptr;
   const Entry* threshold = nullptr;
   const Entry* vendor_name = nullptr;
 };
@@ -219,6 +220,7 @@ class Loader {
     }
     draft.parent = section.find("parent");
     draft.identity = section.find("identity");
+    draft.fallback = section.find("fallback");
     draft.threshold = section.find("threshold");
     draft.vendor_name = section.find("vendor_name");
     Node& node = draft.node;
@@ -230,6 +232,7 @@ class Loader {
     node.parent = value_of(section, "parent");
     node.formula = parse_formula(*draft.formula);
     node.identity = parse_optional_formula(section, "identity");
+    node.fallback = parse_optional_formula(section, "fallback");
     node.threshold = parse_optional_formula(section, "threshold");
     node.domain = value_of(section, "domain");
     node.unit = value_of(section, "unit");
@@ -375,6 +378,7 @@ class Loader {
   std::vector<Reference> references(const Draft& draft) const {
     std::set<std::string> names = draft.node.formula.identifiers();
     if (draft.node.identity) names.merge(draft.node.identity->identifiers());
+    if (draft.node.fallback) names.merge(draft.node.fallback->identifiers());
     std::vector<Reference> found;
     for (const std::string& name : names) {
       for (std::size_t node : nodes_reached(name)) found.push_back({node, name});
@@ -406,9 +410,12 @@ class Loader {
     for (const Reference& reference : references(first)) {
       if (reference.node == next) written = reference.written;
     }
-    const bool in_formula = first.node.formula.identifiers().count(written) > 0;
-    const Entry& entry = in_formula ? *first.formula : *first.identity;
-    throw ParseError(find_reference(entry, written), "cycle among formulas: " + arrows(names) +
+    const Entry* entry = first.formula;
+    if (first.node.formula.identifiers().count(written) == 0) {
+      const bool in_identity = first.node.identity && first.node.identity->identifiers().count(written) > 0;
+      entry = in_identity ? first.identity : first.fallback;
+    }
+    throw ParseError(find_reference(*entry, written), "cycle among formulas: " + arrows(names) +
                                                          "; one of them must not use the other");
   }
 
@@ -429,6 +436,7 @@ class Loader {
     for (const Draft& draft : drafts_) {
       reject_query(draft.formula, draft.node.formula);
       if (draft.identity) reject_query(draft.identity, *draft.node.identity);
+      if (draft.fallback) reject_query(draft.fallback, *draft.node.fallback);
       for (const std::size_t target : verdicts_needed(draft)) {
         if (!drafts_[target].node.threshold) {
           throw ParseError(find_reference(*draft.threshold, drafts_[target].node.name),

@@ -10,6 +10,7 @@ std::string status_of(const eval::NodeResult& node) {
   if (!node.value) return "n/a";
   if (node.unreliable) return "unreliable";
   if (node.out_of_range) return "out_of_range";
+  if (node.approximate) return "approximate";
   if (node.multiplexed) return "multiplexed";
   return "ok";
 }

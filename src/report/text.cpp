@@ -33,6 +33,7 @@ std::string note_text(const eval::NodeResult& r) {
   }
   if (r.out_of_range) notes.push_back(fmt::format("raw {:.1f}%", *r.value * 100));
   if (r.value && r.multiplexed) notes.push_back(fmt::format("counted {:.0f}% of the time", r.counted_share * 100));
+  if (r.value && r.approximate) notes.push_back("approximate: events of its formula were not counted");
   std::string text;
   for (const auto& note : notes) text += (text.empty() ? "" : "; ") + note;
   return text;
@@ -61,7 +62,7 @@ std::string value_text(const eval::NodeResult& r) {
 std::string marks(const eval::NodeResult& r) {
   std::string text;
   if (r.value && r.unreliable) text += "?";
-  else if (r.value && r.multiplexed) text += "~";
+  else if (r.value && (r.multiplexed || r.approximate)) text += "~";
   if (r.out_of_range) text += "*";
   return text;
 }
@@ -134,6 +135,10 @@ std::string render_text(const eval::Evaluation& evaluation, const counts::Sample
   if (any_multiplexed) {
     out += "~ estimate: its events were counted only part of the time (multiplexed) and scaled up.\n"
            "? unreliable: counted too little of the time to be trusted.\n";
+  }
+  if (std::any_of(evaluation.nodes.begin(), evaluation.nodes.end(),
+                  [](const eval::NodeResult& r) { return r.approximate && r.value; })) {
+    out += "~ approximate: the counts lack events of the formula; a lesser formula gave the value.\n";
   }
   if (std::any_of(evaluation.nodes.begin(), evaluation.nodes.end(), [](const auto& r) { return r.out_of_range; })) {
     out += "* outside 0-100%: shown clamped; the raw value is in the note.\n";

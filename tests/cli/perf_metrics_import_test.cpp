@@ -132,5 +132,43 @@ TEST_F(PerfMetricsImport, SapphireRapidsLevelTwoFromTheFieldsAndTheirDifferences
   EXPECT_TRUE(report.at("extra_events").empty()) << report.at("extra_events");
 }
 
+// What a node's status says, "" when it is not reported.
+std::string status_of(const nlohmann::json& report, const std::string& name) {
+  for (const auto& entry : report.at("nodes")) {
+    if (entry["name"] == name) return entry["status"].get<std::string>();
+  }
+  return "";
+}
+
+// `perf stat --topdown -x,` writes the slots and the fields alone: level 1 is
+// the seeds' arithmetic (each field over the slots), marked approximate since
+// TMA 5.x would also correct it by events perf did not count.
+TEST_F(PerfMetricsImport, PlainPerfTopdownFileGivesTheFieldsArithmeticMarkedApproximate) {
+  for (const std::string cpu : {"icl", "spr"}) {
+    const auto report = import("--cpu " + cpu + " -l 1", kLevelOnePerf);
+    ASSERT_TRUE(report.is_object()) << cpu;
+    expect_parts(report, kLevelOneParts);
+    EXPECT_NEAR(report.at("level1_sum").get<double>(), 1.0, kRounding) << cpu;
+    EXPECT_EQ(report.at("bottleneck"), "Backend_Bound") << cpu;
+    EXPECT_EQ(status_of(report, "Frontend_Bound"), "approximate") << cpu;
+    EXPECT_EQ(status_of(report, "Bad_Speculation"), "approximate") << cpu;  // computed from Frontend_Bound
+    EXPECT_EQ(status_of(report, "Retiring"), "ok") << cpu;
+    // Sapphire Rapids' Backend_Bound is the field alone in TMA 5.01 too.
+    EXPECT_EQ(status_of(report, "Backend_Bound"), cpu == "icl" ? "approximate" : "ok");
+    ASSERT_EQ(report.at("warnings").size(), 1u) << report.at("warnings");
+    const std::string warning = report.at("warnings")[0];
+    EXPECT_NE(warning.find(cpu == "icl" ? "lacks INT_MISC.CLEARS_COUNT, INT_MISC.UOP_DROPPING:"
+                                        : "lacks INT_MISC.UOP_DROPPING:"),
+              std::string::npos)
+        << warning;
+  }
+  // In text the approximate values are marked ~ and explained.
+  const auto file = tree_.write("plain.csv", kLevelOnePerf).string();
+  const CommandResult text = run_command(kTopdown + " import --smt off --cpu icl " + file);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.err.find("31.4%~"), std::string::npos) << text.err;
+  EXPECT_NE(text.err.find("~ approximate:"), std::string::npos) << text.err;
+}
+
 }  // namespace
 }  // namespace topdown::testing

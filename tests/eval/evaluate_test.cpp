@@ -223,5 +223,32 @@ TEST(Evaluate, SmtTermsCountWithSmt) {
   EXPECT_DOUBLE_EQ(*e.find("Hyper")->value, 0.1);
 }
 
+// A fallback chosen for Busy (an import without busy_slots): Busy and what is
+// computed from it are approximate; the other nodes are not.
+TEST(Evaluate, FallbackValuesAndWhatUsesThemAreApproximate) {
+  auto model = testing::tiny_model();
+  model.nodes.front().fallback = expr::Expression::parse("1 - idle_slots / SLOTS");
+  counts::Sample s = busy_sample();
+  s.events.erase("busy_slots");
+  Options options;
+  options.fallbacks = {"Busy"};
+  Evaluation e = evaluate(model, kAll, s, options);
+  EXPECT_DOUBLE_EQ(*e.find("Busy")->value, 0.75);
+  EXPECT_TRUE(e.find("Busy")->approximate);
+  EXPECT_TRUE(e.find("Busy")->missing_events.empty());
+  EXPECT_DOUBLE_EQ(*e.find("Busy_Memory")->value, 0.75 * 600 / 800);
+  EXPECT_TRUE(e.find("Busy_Memory")->approximate);
+  EXPECT_TRUE(e.find("Busy_Core")->approximate);
+  EXPECT_FALSE(e.find("Idle")->approximate);
+  EXPECT_FALSE(e.find("IPC")->approximate);
+  EXPECT_TRUE(e.find("Busy")->over_threshold);
+  // Not chosen: the formula's missing event makes Busy n/a, and nothing is approximate.
+  Evaluation strict = evaluate(model, kAll, s, {});
+  EXPECT_FALSE(strict.find("Busy")->value);
+  EXPECT_FALSE(strict.find("Busy")->approximate);
+  EXPECT_EQ(strict.find("Busy")->missing_events, std::vector<std::string>{"busy_slots"});
+  EXPECT_FALSE(strict.find("Busy_Core")->approximate);
+}
+
 }  // namespace
 }  // namespace topdown::eval

@@ -35,5 +35,23 @@ TEST(Selection, InfoMetricsWhoseEventsTheFileHas) {
   EXPECT_TRUE(info_metrics_counted(model, {}, {}, sample_of({"ex_ret_instr"})).empty());
 }
 
+// perf stat --topdown on Ice Lake: the PERF_METRICS fields and slots only.
+TEST(Selection, FallbackWhenTheFileLacksTheCorrectionEvents) {
+  const auto model = model::load_model(std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models" / "icl.model");
+  model::RunVariables vars;
+  vars.perf_metrics = true;
+  auto sample = sample_of({"TOPDOWN.SLOTS", "PERF_METRICS.FRONTEND_BOUND", "PERF_METRICS.BAD_SPECULATION",
+                           "PERF_METRICS.BACKEND_BOUND", "PERF_METRICS.RETIRING"});
+  const FallbackChoice chosen = fallbacks_for(model, vars, {}, sample);
+  EXPECT_EQ(chosen.nodes, (model::FallbackChoice{"Backend_Bound", "Frontend_Bound"}));
+  EXPECT_EQ(chosen.missing_events, (std::set<std::string>{"INT_MISC.CLEARS_COUNT", "INT_MISC.UOP_DROPPING"}));
+  // With them the model's own formulas are used.
+  sample.events["INT_MISC.UOP_DROPPING"] = counts::Count{1, 1, 1};
+  sample.events["INT_MISC.CLEARS_COUNT"] = counts::Count{1, 1, 1};
+  EXPECT_TRUE(fallbacks_for(model, vars, {}, sample).nodes.empty());
+  // Without the fields the fallback does not help either.
+  EXPECT_TRUE(fallbacks_for(model, vars, {}, sample_of({"TOPDOWN.SLOTS"})).nodes.empty());
+}
+
 }  // namespace
 }  // namespace topdown::import

@@ -60,6 +60,7 @@ description = Instructions per cycle.
 vendor_name = retiring
 formula = ops / SLOTS
 identity = 1 - Stalled
+fallback = retired_estimate / SLOTS
 threshold = this > 0.7
 description = Useful slots.
 
@@ -181,6 +182,9 @@ TEST(ModelLoader, ReadsEveryNodeField) {
   EXPECT_TRUE(retiring->parent.empty());
   ASSERT_TRUE(retiring->identity.has_value());
   EXPECT_EQ(retiring->identity->identifiers(), (std::set<std::string>{"Stalled"}));
+  ASSERT_TRUE(retiring->fallback.has_value());
+  EXPECT_EQ(retiring->fallback->identifiers(), (std::set<std::string>{"retired_estimate", "SLOTS"}));
+  EXPECT_FALSE(heavy->fallback.has_value());
 }
 
 TEST(ModelLoader, ReadsInfoMetrics) {
