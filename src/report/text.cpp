@@ -91,13 +91,16 @@ std::string render_text(const eval::Evaluation& evaluation, const counts::Sample
   size_t name_width = 4;
   for (const auto* r : tree) name_width = std::max(name_width, r->node->name.size() + 2 * (r->node->level - 1));
   for (const auto* r : info) name_width = std::max(name_width, r->node->name.size());
+  if (!info.empty()) name_width = std::max(name_width, std::string_view("Info metric").size());
   size_t vendor_width = 13;
   for (const auto* r : tree) vendor_width = std::max(vendor_width, r->node->vendor_name.size());
+  size_t value_width = 7;  // "100.0%"; an Info metric's value may be longer
+  for (const auto* r : info) value_width = std::max(value_width, value_text(*r).size());
 
   auto row = [&](const eval::NodeResult& r, size_t indent, const std::string& last_column) {
     std::string name = std::string(indent, ' ') + r.node->name;
-    std::string line = fmt::format("  {:<{}}  {:>7}{:<2} {:<{}}", name, name_width, value_text(r), marks(r),
-                                   last_column, vendor_width);
+    std::string line = fmt::format("  {:<{}}  {:>{}}{:<2} {:<{}}", name, name_width, value_text(r), value_width,
+                                   marks(r), last_column, vendor_width);
     std::string note = note_text(r);
     if (r.bottleneck) line += " <== bottleneck";
     if (!note.empty()) line += "  (" + note + ")";
@@ -107,10 +110,14 @@ std::string render_text(const eval::Evaluation& evaluation, const counts::Sample
     return line + "\n";
   };
 
-  out += "\n" + paint(fmt::format("  {:<{}}  {:>7}   {}", "Node", name_width, "Slots", "Vendor metric"), kBold) + "\n";
+  out += "\n" + paint(fmt::format("  {:<{}}  {:>{}}   {}", "Node", name_width, "Slots", value_width, "Vendor metric"),
+                      kBold) +
+         "\n";
   for (const auto* r : tree) out += row(*r, 2 * static_cast<size_t>(r->node->level - 1), r->node->vendor_name);
   if (!info.empty()) {
-    out += "\n" + paint(fmt::format("  {:<{}}  {:>7}   {}", "Info metric", name_width, "Value", "Unit"), kBold) + "\n";
+    out += "\n" +
+           paint(fmt::format("  {:<{}}  {:>{}}   {}", "Info metric", name_width, "Value", value_width, "Unit"), kBold) +
+           "\n";
     for (const auto* r : info) out += row(*r, 0, r->node->unit);
   }
   if (!run.extra_events.empty()) {

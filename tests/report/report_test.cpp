@@ -124,6 +124,27 @@ TEST(Text, AlignsValuesAndMarksTheBottleneck) {
   EXPECT_EQ(text.find("\033["), std::string::npos);  // no colour unless asked
 }
 
+// An Info value wider than the column (IPC of 2500000000 instructions per
+// cycle here) widens it for every row, so the values still end in one column.
+TEST(Text, LongInfoValuesWidenTheValueColumn) {
+  Fixture f;
+  f.sample.events["instructions"] = {2.5e12, 10, 10};
+  f.evaluation = eval::evaluate(f.model, {"Busy", "Idle", "IPC"}, f.sample, {});
+  const auto lines = lines_of(render_text(f.evaluation, f.sample, f.run, {}));
+  size_t busy = 0, ipc = 0, info_header = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].rfind("  Busy ", 0) == 0) busy = i;
+    if (lines[i].rfind("  IPC ", 0) == 0) ipc = i;
+    if (lines[i].rfind("  Info metric", 0) == 0) info_header = i;
+  }
+  ASSERT_NE(busy, 0u);
+  ASSERT_NE(ipc, 0u);
+  ASSERT_NE(info_header, 0u);
+  const size_t end = lines[ipc].find("2500000000.00") + 13;
+  EXPECT_EQ(lines[busy].find("75.0%") + 5, end);
+  EXPECT_EQ(lines[info_header].find("Value") + 5, end);
+}
+
 TEST(Text, HidesNodesUnderThresholdUnlessVerbose) {
   Fixture f;
   std::string quiet = render_text(f.evaluation, f.sample, f.run, {});
