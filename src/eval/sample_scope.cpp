@@ -64,14 +64,10 @@ expr::Value SampleScope::memoised(std::string_view name, const expr::Expression&
   auto it = memo_.find(name);
   if (it == memo_.end()) {
     if (deps_.uses_fallback(name)) approximate_.emplace(name);
+    // An exception ends the whole evaluation with this scope, so the stack
+    // needs no unwinding on the way out.
     evaluating_.emplace_back(name);
-    expr::Value value;
-    try {
-      value = formula.evaluate(*this);
-    } catch (...) {
-      evaluating_.pop_back();
-      throw;
-    }
+    const expr::Value value = formula.evaluate(*this);
     evaluating_.pop_back();
     it = memo_.emplace(std::string(name), value).first;
   }
