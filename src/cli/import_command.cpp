@@ -77,11 +77,7 @@ class FileAnalysis {
 
   UnitReport evaluate(const counts::Sample& file_sample, const import::FileInfo& file) {
     import::EventMatcher::Translation counts = matcher_.translate(file_sample, file.events);
-    eval::Options eval_options;
-    eval_options.vars = vars_;
-    eval_options.identities = identities_;
-    eval_options.fallbacks = fallbacks_;
-    eval::Evaluation evaluation = eval::evaluate(model_, nodes_, counts.sample, eval_options);
+    eval::Evaluation evaluation = evaluator_->evaluate(counts.sample);
     evaluation.warnings.insert(evaluation.warnings.end(), warnings_.begin(), warnings_.end());
     evaluation.warnings.insert(evaluation.warnings.end(), unit_warnings_.begin(), unit_warnings_.end());
     report::RunInfo run;
@@ -164,12 +160,18 @@ class FileAnalysis {
         nodes_.push_back(std::move(metric));
       }
     }
+    eval::Options eval_options;
+    eval_options.vars = vars_;
+    eval_options.identities = identities_;
+    eval_options.fallbacks = fallbacks_;
+    evaluator_.emplace(model_, nodes_, eval_options);
   }
 
   bool has_topdown_metrics(const counts::Sample& sample) const {
     return std::any_of(sample.events.begin(), sample.events.end(),
                        [&](const auto& entry) {
-                         return resolver_.knows(entry.first) && resolver_.resolve(entry.first).topdown_metric;
+                         const std::string& event = entry.first.event;
+                         return resolver_.knows(event) && resolver_.resolve(event).topdown_metric;
                        });
   }
 
@@ -182,6 +184,7 @@ class FileAnalysis {
   model::FallbackChoice fallbacks_;
   bool decided_ = false;
   std::vector<std::string> nodes_;
+  std::optional<eval::Evaluator> evaluator_;  // prepared once the first interval decided the run
   std::vector<std::string> warnings_;
   aggregate::View view_;
   bool topology_decided_ = false;

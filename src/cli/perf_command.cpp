@@ -21,7 +21,11 @@ std::string event_list(const std::vector<schedule::Group>& groups) {
   std::string list;
   for (const schedule::Group& group : groups) {
     std::string members;
-    for (const events::Encoding& event : group.events) members += (members.empty() ? "" : ",") + event.perf_spelling();
+    for (events::Encoding event : group.events) {
+      // A copy keeps its own name in the file, so that import keeps its counts apart.
+      event.name = counts::spelled(group.copies.key_of(event.name));
+      members += (members.empty() ? "" : ",") + event.perf_spelling();
+    }
     list += (list.empty() ? "" : ",") + (group.events.size() > 1 ? "{" + members + "}" : members);
   }
   return list;

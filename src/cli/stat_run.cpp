@@ -31,10 +31,7 @@ class Analysis {
  public:
   Analysis(const StatOptions& options, const Context& context, const schedule::Plan& plan,
            const model::RunVariables& vars, const collect::Target& target)
-      : context_(context), plan_(plan) {
-    eval_options_.vars = vars;
-    eval_options_.identities = plan.identities;
-    eval_options_.node_groups = plan.node_groups;
+      : evaluator_(context.model, plan.nodes, evaluation_options(plan, vars)) {
     run_.model_name = context.model.name;
     run_.model_title = context.model.title;
     run_.command = options.command;
@@ -45,9 +42,7 @@ class Analysis {
     run_.extra_events = options.extra_events;
   }
 
-  eval::Evaluation evaluate(const counts::Sample& sample) const {
-    return eval::evaluate(context_.model, plan_.nodes, sample, eval_options_);
-  }
+  eval::Evaluation evaluate(const counts::Sample& sample) const { return evaluator_.evaluate(sample); }
 
   // One unit's report; `notes` are the run's warnings that apply to every unit.
   UnitReport unit(const aggregate::Unit& unit, report::RunInfo run, const std::vector<std::string>& notes) const {
@@ -72,9 +67,15 @@ class Analysis {
   }
 
  private:
-  const Context& context_;
-  const schedule::Plan& plan_;
-  eval::Options eval_options_;
+  static eval::Options evaluation_options(const schedule::Plan& plan, const model::RunVariables& vars) {
+    eval::Options options;
+    options.vars = vars;
+    options.identities = plan.identities;
+    options.node_groups = plan.node_groups;
+    return options;
+  }
+
+  eval::Evaluator evaluator_;
   report::RunInfo run_;
 };
 
@@ -95,6 +96,7 @@ std::vector<collect::CounterGroup> counted_groups(const schedule::Plan& plan, Li
   std::vector<collect::CounterGroup> groups;
   for (const auto& group : plan.groups) {
     collect::CounterGroup counted;
+    counted.copies = group.copies;
     for (const events::Encoding& event : group.events) {
       if (!event.percore) {
         counted.events.push_back(event);

@@ -25,6 +25,7 @@ namespace topdown::collect {
 // so ratios between its members are measured over the same time.
 struct CounterGroup {
   std::vector<events::Encoding> events;
+  counts::GroupCopies copies{};  // events counted again here as copies (schedule::Group::copies)
 };
 
 struct Options {

@@ -56,7 +56,7 @@ CounterSet::CounterSet(const std::vector<CounterGroup>& groups, const std::vecto
           }
           throw Error(where_text(where) + explain_open_failure(err, encoding, kSysfsDevices, read_paranoid()));
         }
-        counters_.push_back({encoding.name, placement, Fd(static_cast<int>(fd))});
+        counters_.push_back({group.copies.key_of(encoding.name), placement, Fd(static_cast<int>(fd))});
         if (leader < 0) {
           leader = counters_.back().fd.get();
           leaders_.push_back(leader);
@@ -87,9 +87,9 @@ std::vector<counts::Place> CounterSet::read() const {
     const ssize_t got = ::read(counter.fd.get(), fields, sizeof fields);
     if (got != static_cast<ssize_t>(sizeof fields)) {
       throw Error(fmt::format("{}cannot read the counter of '{}': {}", where_text(placements_[counter.placement]),
-                              counter.name, got < 0 ? std::strerror(errno) : "short read"));
+                              counter.key.event, got < 0 ? std::strerror(errno) : "short read"));
     }
-    places[counter.placement].sample.add(counter.name, {static_cast<double>(fields[0]), fields[1], fields[2]});
+    places[counter.placement].sample.add(counter.key, {static_cast<double>(fields[0]), fields[1], fields[2]});
   }
   return places;
 }

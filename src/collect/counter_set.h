@@ -41,7 +41,7 @@ class CounterSet {
 
  private:
   struct Counter {
-    std::string name;
+    counts::EventKey key;
     size_t placement;  // index into placements_
     Fd fd;
   };

@@ -10,8 +10,8 @@ namespace {
 
 // Adds the events `more` has and `into` does not.
 void add_missing_events(counts::Sample& into, const counts::Sample& more) {
-  for (const auto& [event, count] : more.events) {
-    if (into.find(event) == nullptr) into.events.emplace(event, count);
+  for (const auto& [key, count] : more.events) {
+    if (into.find(key.event, key.group) == nullptr) into.events.emplace(key, count);
   }
 }
 

@@ -7,14 +7,14 @@ namespace {
 
 counts::Sample delta_of(const counts::Sample& now, const counts::Sample& before) {
   counts::Sample delta;
-  for (const auto& [name, count] : now.events) {
+  for (const auto& [key, count] : now.events) {
     counts::Count step = count;
-    if (const counts::Count* earlier = before.find(name)) {
+    if (const counts::Count* earlier = before.find(key.event, key.group)) {
       step.value -= earlier->value;
       step.time_enabled -= earlier->time_enabled;
       step.time_running -= earlier->time_running;
     }
-    delta.events.emplace(name, step);
+    delta.events.emplace(key, step);
   }
   return delta;
 }

@@ -14,13 +14,13 @@ std::optional<double> Count::scaled() const {
   return value * static_cast<double>(time_enabled) / static_cast<double>(time_running);
 }
 
-const Count* Sample::find(std::string_view event) const {
-  auto it = events.find(event);
+const Count* Sample::find(std::string_view event, int group) const {
+  auto it = events.find(EventKeyLess::View{event, group});
   return it == events.end() ? nullptr : &it->second;
 }
 
-void Sample::add(const std::string& event, const Count& count) {
-  Count& total = events[event];
+void Sample::add(const EventKey& key, const Count& count) {
+  Count& total = events[key];
   total.value += count.value;
   total.time_enabled += count.time_enabled;
   total.time_running += count.time_running;
@@ -50,18 +50,20 @@ namespace {
 constexpr std::string_view kGroupMark = ":group";
 }  // namespace
 
-std::string group_copy_name(std::string_view event, int group) {
-  return std::string(event) + std::string(kGroupMark) + std::to_string(group);
+std::string spelled(const EventKey& key) {
+  return key.group == 0 ? key.event : key.event + std::string(kGroupMark) + std::to_string(key.group);
 }
 
-std::optional<GroupCopy> parse_group_copy(std::string_view name) {
+EventKey parse_spelled(std::string_view name) {
   const size_t mark = name.rfind(kGroupMark);
-  if (mark == std::string_view::npos || mark == 0) return std::nullopt;
+  if (mark == std::string_view::npos || mark == 0) return {std::string(name)};
   const std::string_view digits = name.substr(mark + kGroupMark.size());
   int group = 0;
   const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), group);
-  if (digits.empty() || error != std::errc() || end != digits.data() + digits.size() || group < 1) return std::nullopt;
-  return GroupCopy{name.substr(0, mark), group};
+  if (digits.empty() || error != std::errc() || end != digits.data() + digits.size() || group < 1) {
+    return {std::string(name)};
+  }
+  return {std::string(name.substr(0, mark)), group};
 }
 
 }  // namespace topdown::counts

@@ -5,7 +5,9 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <set>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace topdown::counts {
@@ -26,12 +28,53 @@ struct Count {
   std::optional<double> scaled() const;
 };
 
+// Which count of an event: its own, or a copy. When counter groups rotate,
+// an event that several groups need is counted in each of them
+// (schedule::make_plan), so that a node is computed from the counts of one
+// group, taken over the same time: the copy counted in group N (1-based, the
+// plan's order) has group N; the first count of an event has group 0.
+struct EventKey {
+  std::string event;  // as the model spells it
+  int group = 0;
+
+  EventKey() = default;
+  EventKey(std::string name, int copy_group = 0) : event(std::move(name)), group(copy_group) {}  // NOLINT: a name is its own count's key
+  EventKey(const char* name) : event(name) {}  // NOLINT
+  auto operator<=>(const EventKey&) const = default;
+  bool operator==(const EventKey&) const = default;
+};
+
+// Orders keys by event, then group, and finds them by (event, group) or by
+// an event name alone (its own count) without building a key.
+struct EventKeyLess {
+  using is_transparent = void;
+  using View = std::pair<std::string_view, int>;
+  static View view(const EventKey& key) { return {key.event, key.group}; }
+  static View view(std::string_view event) { return {event, 0}; }
+  static View view(const View& key) { return key; }
+  template <class A, class B>
+  bool operator()(const A& a, const B& b) const {
+    return view(a) < view(b);
+  }
+};
+
+// The events a counter group counts again as copies (see EventKey): the
+// group's number in the plan and the names of the events repeated there.
+struct GroupCopies {
+  int number = 0;
+  std::set<std::string, std::less<>> events;
+  EventKey key_of(std::string_view event) const {
+    return {std::string(event), events.count(event) ? number : 0};
+  }
+};
+
 struct Sample {
-  std::map<std::string, Count, std::less<>> events;  // by event name as the model spells it
+  std::map<EventKey, Count, EventKeyLess> events;
   double duration_s = 0;  // wall time covered, for interval-s and rates
 
-  const Count* find(std::string_view event) const;
-  void add(const std::string& event, const Count& count);  // sums value and times
+  // The event's own count (group 0), or its copy counted in `group`.
+  const Count* find(std::string_view event, int group = 0) const;
+  void add(const EventKey& key, const Count& count);  // sums value and times
 };
 
 // Counts of one place (a CPU, core, socket or thread), labelled as perf
@@ -53,16 +96,11 @@ void add_scaled(Count& total, const Count& more);
 // Every event of `sample` added with add_scaled into `total`.
 void add_scaled(Sample& total, const Sample& sample);
 
-// When counter groups rotate, an event that several groups need is counted
-// in each of them (schedule::make_plan), so that a node is computed from the
-// counts of one group, taken over the same time. The copy in group `group`
-// (1-based, the plan's order) is named "EVENT:groupN"; the first stays EVENT.
-std::string group_copy_name(std::string_view event, int group);
-// The event and group of a copy's name; nullopt for any other name.
-struct GroupCopy {
-  std::string_view event;
-  int group = 0;
-};
-std::optional<GroupCopy> parse_group_copy(std::string_view name);
+// How a perf file names a copy (`topdown stat --print-perf` spells each
+// copy so, so that import keeps the counts apart): "EVENT:groupN"; an own
+// count is the plain name.
+std::string spelled(const EventKey& key);
+// The key of a name a perf file gives: a copy's spelling, else the plain name.
+EventKey parse_spelled(std::string_view name);
 
 }  // namespace topdown::counts

@@ -1,8 +1,11 @@
 #pragma once
 // Evaluation: node values, thresholds and the bottleneck, from one sample of
 // counts. A pure function of (model, counts, run facts), so every rule here is
-// testable with synthetic counts.
+// testable with synthetic counts. An Evaluator is prepared once per model and
+// selection (formulas folded and compiled, names bound to slots) and then
+// evaluates every interval, unit or region of a run.
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,8 +41,8 @@ struct Options {
   // When counter groups rotate (schedule::Plan::node_groups): the group whose
   // counts a node is computed from, so that its ratios compare counts of the
   // same time slices. Its events are read from that group's copies
-  // (counts::group_copy_name) where the sample has them, else under their
-  // own names. Nodes not listed read every event under its own name.
+  // (counts::EventKey) where the sample has them, else their own counts.
+  // Nodes not listed read every event's own count.
   std::map<std::string, int, std::less<>> node_groups;
   // Below this share of the run a node's value is unreliable: marked `?` in
   // text and "unreliable" in CSV and JSON (README.md).
@@ -57,7 +60,31 @@ struct Evaluation {
   const NodeResult* bottleneck() const;
 };
 
-// Evaluates `nodes` (names from schedule::select_nodes or any subset).
+class Evaluator {
+ public:
+  // Prepares the evaluation of `nodes` (names from schedule::select_nodes or
+  // any subset). Throws Error for a node the model lacks or formulas that
+  // refer to each other in a cycle. `folded` may be shared with the
+  // selection that chose the nodes (it must be of `options.vars`).
+  Evaluator(const model::Model& model, std::vector<std::string> nodes, const Options& options);
+  Evaluator(std::shared_ptr<const model::FoldedModel> folded, std::vector<std::string> nodes,
+            const Options& options);
+  Evaluator(Evaluator&&) noexcept;
+  Evaluator& operator=(Evaluator&&) noexcept;
+  ~Evaluator();
+
+  // Thread-safe: evaluations share nothing but the prepared formulas.
+  Evaluation evaluate(const counts::Sample& sample) const;
+  const std::vector<std::string>& nodes() const;
+
+  struct Prepared;  // private to eval
+
+ private:
+  std::unique_ptr<const Prepared> prepared_;
+};
+
+// One evaluation of `nodes` without keeping the prepared form: for a single
+// sample; use an Evaluator for many.
 Evaluation evaluate(const model::Model& model, const std::vector<std::string>& nodes,
                     const counts::Sample& sample, const Options& options);
 

@@ -100,6 +100,7 @@ class Expression {
 
  private:
   explicit Expression(std::shared_ptr<const Node> root);
+  friend class Program;  // compiles the tree (expr/program.h)
   std::shared_ptr<const Node> root_;
 };
 

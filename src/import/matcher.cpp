@@ -64,7 +64,7 @@ void EventMatcher::learn(const std::vector<std::string>& file_events) {
   for (const auto& name : file_events) {
     // A group's copy of an event (--print-perf of rotating groups) feeds the
     // same copy of the model's event: see translate.
-    if (counts::parse_group_copy(name)) continue;
+    if (counts::parse_spelled(name).group > 0) continue;
     if (targets_.emplace(name, std::vector<std::string>{}).second) fresh.push_back(&name);
   }
   auto claim = [&](ModelEvent& event, const std::string& file_event) {
@@ -100,14 +100,14 @@ EventMatcher::Translation EventMatcher::translate(const counts::Sample& file_sam
   Translation result;
   result.sample.duration_s = file_sample.duration_s;
   for (const auto& name : file_events) {
-    const auto copy = counts::parse_group_copy(name);
-    const auto& model_names = targets(copy ? std::string(copy->event) : name);
+    const counts::EventKey file_key = counts::parse_spelled(name);
+    const auto& model_names = targets(file_key.event);
     const counts::Count* count = file_sample.find(name);
     if (model_names.empty()) result.unmatched.push_back(name);
     if (!count) continue;
     if (model_names.empty()) result.sample.events.emplace(name, *count);
     for (const auto& model_name : model_names) {
-      result.sample.events.emplace(copy ? counts::group_copy_name(model_name, copy->group) : model_name, *count);
+      result.sample.events.emplace(counts::EventKey{model_name, file_key.group}, *count);
     }
   }
   return result;

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <memory>
 
 #include "common/error.h"
 #include "import/import.h"
@@ -14,15 +15,16 @@ bool all_counted(const std::set<std::string>& events, const counts::Sample& samp
 
 model::IdentityChoice identities_for(const model::Model& model, const model::RunVariables& vars,
                                      const std::vector<std::string>& nodes, const counts::Sample& sample) {
+  const auto folded = std::make_shared<const model::FoldedModel>(model, vars);
   model::IdentityChoice chosen;
   for (const auto& name : nodes) {
     const model::Node* node = model.find(name);
     if (!node || !node->identity) continue;
-    if (all_counted(model::Dependencies(model, vars, chosen).events_of(name), sample)) continue;
+    if (all_counted(model::Dependencies(folded, chosen).events_of(name), sample)) continue;
     model::IdentityChoice trial = chosen;
     trial.insert(name);
     try {
-      if (all_counted(model::Dependencies(model, vars, trial).events_of(name), sample)) chosen = std::move(trial);
+      if (all_counted(model::Dependencies(folded, trial).events_of(name), sample)) chosen = std::move(trial);
     } catch (const Error&) {
       // The identity refers back to this node through others: keep the formula.
     }
@@ -32,16 +34,17 @@ model::IdentityChoice identities_for(const model::Model& model, const model::Run
 
 FallbackChoice fallbacks_for(const model::Model& model, const model::RunVariables& vars,
                              const model::IdentityChoice& identities, const counts::Sample& sample) {
+  const auto folded = std::make_shared<const model::FoldedModel>(model, vars);
   FallbackChoice chosen;
   for (const model::Node& node : model.nodes) {
     if (!node.fallback) continue;
     const std::set<std::string> events =
-        model::Dependencies(model, vars, identities, chosen.nodes).events_of(node.name);
+        model::Dependencies(folded, identities, chosen.nodes).events_of(node.name);
     if (all_counted(events, sample)) continue;
     model::FallbackChoice trial = chosen.nodes;
     trial.insert(node.name);
     try {
-      if (!all_counted(model::Dependencies(model, vars, identities, trial).events_of(node.name), sample)) continue;
+      if (!all_counted(model::Dependencies(folded, identities, trial).events_of(node.name), sample)) continue;
     } catch (const Error&) {
       continue;  // the fallback refers back to this node through others: keep the formula
     }

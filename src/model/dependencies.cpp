@@ -14,28 +14,49 @@ std::optional<expr::Value> known_run_variable(std::string_view name, const RunVa
   return std::nullopt;
 }
 
-Dependencies::Dependencies(const Model& model, const RunVariables& vars, IdentityChoice identities,
-                           FallbackChoice fallbacks)
-    : model_(&model), identities_(std::move(identities)) {
+FoldedModel::FoldedModel(const Model& model, const RunVariables& vars) : model_(&model), vars_(vars) {
+  built_.fetch_add(1, std::memory_order_relaxed);
   auto known = [&](std::string_view name) -> std::optional<expr::Value> {
     if (auto it = model.constants.find(name); it != model.constants.end()) return expr::Value{it->second};
     return known_run_variable(name, vars);
   };
   for (const auto& [name, definition] : model.definitions) definitions_.emplace(name, definition.fold(known));
   for (const Node& node : model.nodes) {
-    const expr::Expression* chosen = &node.formula;
-    if (identities_.count(node.name) > 0 && node.identity) chosen = &*node.identity;
-    if (fallbacks.count(node.name) > 0 && node.fallback) {
-      chosen = &*node.fallback;
-      fallbacks_.insert(node.name);
-    }
-    formulas_.emplace(node.name, chosen->fold(known));
+    NodeFormulas folded{node.formula.fold(known), {}, {}, {}, false};
+    if (node.identity) folded.identity = node.identity->fold(known);
+    if (node.fallback) folded.fallback = node.fallback->fold(known);
     if (node.threshold) {
-      const auto& folded = thresholds_.emplace(node.name, node.threshold->fold(known)).first->second;
-      if (folded.identifiers().count("parent_over")) asks_parent_.insert(node.name);
+      folded.threshold = node.threshold->fold(known);
+      folded.asks_parent = folded.threshold->identifiers().count("parent_over") > 0;
+    }
+    nodes_.emplace(node.name, std::move(folded));
+  }
+}
+
+const FoldedModel::NodeFormulas* FoldedModel::node(std::string_view name) const {
+  auto it = nodes_.find(name);
+  return it == nodes_.end() ? nullptr : &it->second;
+}
+
+const expr::Expression* FoldedModel::definition(std::string_view name) const {
+  auto it = definitions_.find(name);
+  return it == definitions_.end() ? nullptr : &it->second;
+}
+
+Dependencies::Dependencies(const Model& model, const RunVariables& vars, IdentityChoice identities,
+                           FallbackChoice fallbacks)
+    : Dependencies(std::make_shared<const FoldedModel>(model, vars), std::move(identities), std::move(fallbacks)) {}
+
+Dependencies::Dependencies(std::shared_ptr<const FoldedModel> folded, IdentityChoice identities,
+                           FallbackChoice fallbacks)
+    : folded_(std::move(folded)), identities_(std::move(identities)) {
+  // Only nodes that have a fallback formula can use it.
+  for (const std::string& name : fallbacks) {
+    if (const FoldedModel::NodeFormulas* formulas = folded_->node(name); formulas && formulas->fallback) {
+      fallbacks_.insert(name);
     }
   }
-  for (const Node& node : model.nodes) {
+  for (const Node& node : model().nodes) {
     std::set<std::string> events;
     std::set<std::string, std::less<>> visiting;
     collect(node.name, events, visiting, true);
@@ -43,34 +64,38 @@ Dependencies::Dependencies(const Model& model, const RunVariables& vars, Identit
   }
 }
 
-const expr::Expression& Dependencies::formula(std::string_view node) const {
-  auto it = formulas_.find(node);
-  if (it == formulas_.end()) throw Error("model " + model_->name + " has no node '" + std::string(node) + "'");
-  return it->second;
+const FoldedModel::NodeFormulas& Dependencies::node(std::string_view name) const {
+  const FoldedModel::NodeFormulas* formulas = folded_->node(name);
+  if (!formulas) throw Error("model " + model().name + " has no node '" + std::string(name) + "'");
+  return *formulas;
 }
 
-const expr::Expression* Dependencies::definition(std::string_view name) const {
-  auto it = definitions_.find(name);
-  return it == definitions_.end() ? nullptr : &it->second;
+const expr::Expression& Dependencies::formula(std::string_view name) const {
+  const FoldedModel::NodeFormulas& formulas = node(name);
+  if (formulas.fallback && fallbacks_.count(name)) return *formulas.fallback;
+  if (formulas.identity && identities_.count(name)) return *formulas.identity;
+  return formulas.formula;
 }
 
-const expr::Expression* Dependencies::threshold(std::string_view node) const {
-  auto it = thresholds_.find(node);
-  return it == thresholds_.end() ? nullptr : &it->second;
+const expr::Expression* Dependencies::threshold(std::string_view name) const {
+  const FoldedModel::NodeFormulas& formulas = node(name);
+  return formulas.threshold ? &*formulas.threshold : nullptr;
 }
 
-const std::set<std::string>& Dependencies::events_of(std::string_view node) const {
-  auto it = events_.find(node);
-  if (it == events_.end()) throw Error("model " + model_->name + " has no node '" + std::string(node) + "'");
+bool Dependencies::asks_parent(std::string_view name) const { return node(name).asks_parent; }
+
+const std::set<std::string>& Dependencies::events_of(std::string_view name) const {
+  auto it = events_.find(name);
+  if (it == events_.end()) throw Error("model " + model().name + " has no node '" + std::string(name) + "'");
   return it->second;
 }
 
 Dependencies::Kind Dependencies::kind_of(std::string_view name) const {
-  if (model_->constants.count(name)) return Kind::Constant;
-  if (definitions_.count(name)) return Kind::Definition;
-  if (formulas_.count(name)) return Kind::Node;
+  if (model().constants.count(name)) return Kind::Constant;
+  if (folded_->definition(name)) return Kind::Definition;
+  if (folded_->node(name)) return Kind::Node;
   if (is_run_variable(name)) return Kind::RunVariable;
-  if (const auto target = over_target(name); target && formulas_.count(*target)) return Kind::Verdict;
+  if (const auto target = over_target(name); target && folded_->node(*target)) return Kind::Verdict;
   return Kind::Event;
 }
 
@@ -81,8 +106,8 @@ Dependencies::Kind Dependencies::kind_of(std::string_view name) const {
 void Dependencies::collect(std::string_view name, std::set<std::string>& events,
                            std::set<std::string, std::less<>>& visiting, bool with_threshold) const {
   if (!visiting.emplace(name).second) {
-    throw Error("model " + model_->name + ": '" + std::string(name) +
-                "' depends on itself through its formulas; fix the model file " + model_->source.string());
+    throw Error("model " + model().name + ": '" + std::string(name) +
+                "' depends on itself through its formulas; fix the model file " + model().source.string());
   }
   auto visit = [&](const expr::Expression& expression) {
     for (const std::string& id : expression.identifiers()) {

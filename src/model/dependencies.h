@@ -2,8 +2,17 @@
 // What a run of a model needs: the formula each node uses once the run's
 // fixed facts (SMT on/off, constants) are folded in, and the events each node
 // needs through definitions and the nodes it refers to. Shared by scheduling
-// (which events to count) and evaluation (which events a value came from).
+// (which events to count), import (which formulas the counts allow) and
+// evaluation (which events a value came from).
+//
+// Folding every formula is the costly part and depends only on the model and
+// the run variables, so it is done once (FoldedModel) and shared by every
+// Dependencies built on it: trying one identity or fallback more costs a walk
+// of the formulas, not a fold.
+#include <atomic>
+#include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -29,23 +38,60 @@ using IdentityChoice = std::set<std::string, std::less<>>;
 // events of the others).
 using FallbackChoice = std::set<std::string, std::less<>>;
 
+// Every formula of a model with the run variables and constants folded in.
+class FoldedModel {
+ public:
+  FoldedModel(const Model& model, const RunVariables& vars);
+  FoldedModel(const FoldedModel&) = delete;
+  FoldedModel& operator=(const FoldedModel&) = delete;
+
+  struct NodeFormulas {
+    expr::Expression formula;
+    std::optional<expr::Expression> identity;
+    std::optional<expr::Expression> fallback;
+    std::optional<expr::Expression> threshold;
+    bool asks_parent = false;  // the threshold uses parent_over
+  };
+
+  const Model& model() const { return *model_; }
+  const RunVariables& vars() const { return vars_; }
+  const NodeFormulas* node(std::string_view name) const;
+  const expr::Expression* definition(std::string_view name) const;
+
+  // How many have been built in this process: evaluation builds one per run,
+  // never one per interval (tests count them).
+  static std::uint64_t built() { return built_.load(std::memory_order_relaxed); }
+
+ private:
+  const Model* model_;
+  RunVariables vars_;
+  std::map<std::string, NodeFormulas, std::less<>> nodes_;
+  std::map<std::string, expr::Expression, std::less<>> definitions_;
+  static inline std::atomic<std::uint64_t> built_{0};
+};
+
 class Dependencies {
  public:
   // Throws Error when the chosen formulas refer to each other in a cycle.
+  Dependencies(std::shared_ptr<const FoldedModel> folded, IdentityChoice identities = {},
+               FallbackChoice fallbacks = {});
+  // Folds the model for `vars` first; for one-off use.
   Dependencies(const Model& model, const RunVariables& vars, IdentityChoice identities = {},
                FallbackChoice fallbacks = {});
 
-  const Model& model() const { return *model_; }
+  const Model& model() const { return folded_->model(); }
+  const std::shared_ptr<const FoldedModel>& folded() const { return folded_; }
   const IdentityChoice& identities() const { return identities_; }
+  const FallbackChoice& fallbacks() const { return fallbacks_; }
   // Whether the node's value is its fallback formula's.
   bool uses_fallback(std::string_view node) const { return fallbacks_.count(node) > 0; }
 
   // The node's chosen formula, folded.
   const expr::Expression& formula(std::string_view node) const;
-  const expr::Expression* definition(std::string_view name) const;
+  const expr::Expression* definition(std::string_view name) const { return folded_->definition(name); }
   const expr::Expression* threshold(std::string_view node) const;
   // Whether the node's threshold uses parent_over (waits on the parent's verdict).
-  bool asks_parent(std::string_view node) const { return asks_parent_.count(node) > 0; }
+  bool asks_parent(std::string_view node) const;
 
   // Events (identifiers that are not constants, definitions, nodes or run
   // variables) the node's value and threshold need, transitively (through
@@ -60,14 +106,11 @@ class Dependencies {
  private:
   void collect(std::string_view name, std::set<std::string>& events,
                std::set<std::string, std::less<>>& visiting, bool with_threshold) const;
+  const FoldedModel::NodeFormulas& node(std::string_view name) const;
 
-  const Model* model_;
+  std::shared_ptr<const FoldedModel> folded_;
   IdentityChoice identities_;
   FallbackChoice fallbacks_;
-  std::map<std::string, expr::Expression, std::less<>> formulas_;
-  std::map<std::string, expr::Expression, std::less<>> thresholds_;
-  std::set<std::string, std::less<>> asks_parent_;
-  std::map<std::string, expr::Expression, std::less<>> definitions_;
   std::map<std::string, std::set<std::string>, std::less<>> events_;
 };
 

@@ -1,3 +1,5 @@
+#include <optional>
+
 #include "eval/evaluate.h"
 #include "region/method.h"
 
@@ -36,8 +38,9 @@ class ModelMethod final : public Method {
   ModelMethod(model::Model model, std::vector<std::string> nodes, std::vector<std::string> events,
               model::RunVariables vars, model::IdentityChoice identities)
       : model_(std::move(model)), nodes_(std::move(nodes)), events_(std::move(events)) {
-    options_.vars = vars;
-    options_.identities = std::move(identities);
+    eval::Options options;
+    options.vars = vars;
+    options.identities = std::move(identities);
     if (defines_slots(model_)) {
       model::Node slots;
       slots.name = kRegionSlots;
@@ -49,12 +52,13 @@ class ModelMethod final : public Method {
     } else {
       with_slots_ = nodes_;
     }
+    evaluator_.emplace(model_, with_slots_, options);
   }
 
   void evaluate(const Totals& totals, RegionResult& result) const override {
     counts::Sample sample;
     for (std::size_t i = 0; i < events_.size(); ++i) sample.add(events_[i], count_of(totals.deltas[i], totals));
-    const eval::Evaluation evaluation = eval::evaluate(model_, with_slots_, sample, options_);
+    const eval::Evaluation evaluation = evaluator_->evaluate(sample);
     if (const eval::NodeResult* slots = evaluation.find(kRegionSlots)) result.slots = slots->value;
     result.counted_share = evaluation.counted_share;
     result.warnings.insert(result.warnings.end(), evaluation.warnings.begin(), evaluation.warnings.end());
@@ -79,7 +83,7 @@ class ModelMethod final : public Method {
   std::vector<std::string> nodes_;
   std::vector<std::string> with_slots_;
   std::vector<std::string> events_;
-  eval::Options options_;
+  std::optional<eval::Evaluator> evaluator_;  // of model_ as completed by the constructor
 };
 
 }  // namespace

@@ -47,7 +47,7 @@ nlohmann::json json_object(const eval::Evaluation& evaluation, const counts::Sam
   nlohmann::json info = nlohmann::json::array();
   for (const auto& node : evaluation.nodes) (node.node->is_info ? info : nodes).push_back(node_json(node));
   nlohmann::json counts = nlohmann::json::array();
-  for (const auto& [name, count] : sample.events) counts.push_back(count_json(name, count));
+  for (const auto& [key, count] : sample.events) counts.push_back(count_json(counts::spelled(key), count));
   const eval::NodeResult* bottleneck = evaluation.bottleneck();
   nlohmann::json out = {
       {"format", "topdown-1"},

@@ -33,7 +33,7 @@ void place_alone(std::vector<Group>& groups, const events::Encoding& member, con
   for (Group& group : groups) {
     if (try_add(group, {member}, budget)) return;
   }
-  Group fresh{member.pmu, {}};
+  Group fresh{member.pmu, {}, {}};
   if (try_add(fresh, {member}, budget)) {
     groups.push_back(std::move(fresh));
     return;
@@ -57,7 +57,7 @@ void place(std::vector<Group>& groups, const std::vector<events::Encoding>& memb
     for (Group& group : groups) {
       if (try_add(group, members, budget)) return;
     }
-    Group fresh{members.front().pmu, {}};
+    Group fresh{members.front().pmu, {}, {}};
     if (is_core_pmu(fresh.pmu) && try_add(fresh, members, budget)) {
       groups.push_back(std::move(fresh));
       return;
@@ -66,15 +66,14 @@ void place(std::vector<Group>& groups, const std::vector<events::Encoding>& memb
   for (const auto& member : members) place_alone(groups, member, budget);
 }
 
-// The repeated events of later groups get their group's copy name, so that
-// their counts stay apart.
-void name_copies(std::vector<Group>& groups) {
+// The repeated events of later groups are counted as their group's copies,
+// so that their counts stay apart.
+void mark_copies(std::vector<Group>& groups) {
   std::set<std::string, std::less<>> counted;
   for (size_t index = 0; index < groups.size(); ++index) {
-    for (events::Encoding& event : groups[index].events) {
-      if (!counted.insert(event.name).second) {
-        event.name = counts::group_copy_name(event.name, static_cast<int>(index + 1));
-      }
+    groups[index].copies.number = static_cast<int>(index + 1);
+    for (const events::Encoding& event : groups[index].events) {
+      if (!counted.insert(event.name).second) groups[index].copies.events.insert(event.name);
     }
   }
 }
@@ -118,7 +117,7 @@ std::vector<Group> pack(const std::vector<events::Encoding>& encodings, const st
   std::vector<Group> groups;
   for (const auto& cluster : clusters) place(groups, cluster.second, budget);
   for (Group& group : groups) lead_with_slots(group);
-  name_copies(groups);
+  mark_copies(groups);
   return groups;
 }
 

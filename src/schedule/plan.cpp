@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 
@@ -29,13 +30,19 @@ class Packer {
  public:
   Packer(const model::Model& model, const model::RunVariables& vars, const Selection& selection,
          const events::Resolver& resolver, const CounterBudget& budget)
-      : model_(model), vars_(vars), selection_(selection), resolver_(resolver), budget_(budget) {}
+      : folded_(std::make_shared<const model::FoldedModel>(model, vars)),
+        selection_(selection),
+        resolver_(resolver),
+        budget_(budget) {}
+
+  // The model folded for the run, shared by every trial.
+  const std::shared_ptr<const model::FoldedModel>& folded() const { return folded_; }
 
   // nullopt when the identities make formulas refer to each other in a cycle.
   std::optional<Packing> pack_with(const std::vector<std::string>& nodes, const model::IdentityChoice& identities) {
     std::optional<model::Dependencies> deps;
     try {
-      deps.emplace(model_, vars_, identities);
+      deps.emplace(folded_, identities);
     } catch (const Error&) {
       if (identities.empty()) throw;
       return std::nullopt;
@@ -64,8 +71,7 @@ class Packer {
     return it->second;
   }
 
-  const model::Model& model_;
-  const model::RunVariables& vars_;
+  std::shared_ptr<const model::FoldedModel> folded_;
   const Selection& selection_;
   const events::Resolver& resolver_;
   const CounterBudget& budget_;
@@ -80,10 +86,8 @@ std::map<std::string, int, std::less<>> node_groups(const Plan& plan, const mode
   for (size_t index = 0; index < plan.groups.size(); ++index) {
     if (!is_core_pmu(plan.groups[index].pmu)) continue;
     for (const auto& event : plan.groups[index].events) {
-      const auto copy = counts::parse_group_copy(event.name);
-      const std::string name(copy ? copy->event : std::string_view(event.name));
-      counted[index].insert(name);
-      core_events.insert(name);
+      counted[index].insert(event.name);
+      core_events.insert(event.name);
     }
   }
   std::map<std::string, int, std::less<>> groups;
@@ -159,7 +163,7 @@ Plan make_plan(const model::Model& model, const model::RunVariables& vars, const
   if (!selection.all_info) {
     // Info metrics ride along only where their events fit the groups the tree
     // needs anyway: an extra rotating group would cost the tree accuracy.
-    const model::Dependencies deps(model, vars, plan.identities);
+    const model::Dependencies deps(packer.folded(), plan.identities);
     for (const auto& node : model.nodes) {
       if (!node.is_info) continue;
       const auto& needed = deps.events_of(node.name);
@@ -179,7 +183,7 @@ Plan make_plan(const model::Model& model, const model::RunVariables& vars, const
     }
   }
   plan.groups = std::move(best.groups);
-  if (plan.multiplexed()) plan.node_groups = node_groups(plan, model::Dependencies(model, vars, plan.identities));
+  if (plan.multiplexed()) plan.node_groups = node_groups(plan, model::Dependencies(packer.folded(), plan.identities));
   return plan;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "counts/counts.h"
 #include "cpu/cpu_info.h"
 #include "events/event.h"
 #include "model/dependencies.h"
@@ -34,6 +35,7 @@ struct Selection {
 struct Group {
   std::string pmu;                       // all members count on one PMU
   std::vector<events::Encoding> events;  // events[0] leads
+  counts::GroupCopies copies{};          // events an earlier group counts too, counted again here
   int general_counters_used(const CounterBudget& budget) const;
 };
 
@@ -47,7 +49,7 @@ struct Plan {
   std::vector<Group> groups;
   CounterBudget budget;
   // When the groups rotate: per node, the group (1-based index into groups)
-  // that counts all of its events (some as copies, counts::group_copy_name),
+  // that counts all of its events (some as copies, counts::EventKey),
   // for eval::Options::node_groups. A node missing here is spread over groups.
   std::map<std::string, int, std::less<>> node_groups;
 
@@ -71,7 +73,7 @@ std::vector<std::string> select_nodes(const model::Model& model, const Selection
 // Packs already-resolved events, in order, into groups. Events that share a
 // `together` index (a node's) are kept in one group when they fit, a new one
 // if need be, where events that an earlier group counts too are counted
-// again under counts::group_copy_name. An event may be listed under several
+// again as the group's copies (Group::copies). An event may be listed under several
 // indexes; events of non-core PMUs and single-event indexes are not repeated.
 std::vector<Group> pack(const std::vector<events::Encoding>& encodings, const std::vector<int>& together,
                         const CounterBudget& budget);

@@ -21,7 +21,7 @@ counts::Sample two_groups_at_half_time() {
   s.events["mem_stalls"] = {300, enabled, half};
   s.events["all_stalls"] = {600, enabled, half};
   s.events["instructions"] = {6000, enabled, half};
-  s.events[counts::group_copy_name("cycles", 2)] = {3000, enabled, half};
+  s.events[counts::EventKey{"cycles", 2}] = {3000, enabled, half};
   return s;
 }
 
@@ -51,7 +51,7 @@ TEST(MultiplexedGroups, ANodeSpreadOverGroupsMixesTimeSlices) {
 TEST(MultiplexedGroups, AGroupWithoutACopyReadsTheEventsOwnName) {
   const auto model = testing::tiny_model();
   counts::Sample s = two_groups_at_half_time();
-  s.events.erase(counts::group_copy_name("cycles", 2));
+  s.events.erase(counts::EventKey{"cycles", 2});
   Options options;
   options.node_groups = {{"IPC", 2}};
   const Evaluation e = evaluate(model, {"IPC"}, s, options);
@@ -64,10 +64,10 @@ TEST(MultiplexedGroups, ReferencedNodesUseTheSameGroup) {
   const auto model = testing::tiny_model();
   counts::Sample s = two_groups_at_half_time();
   // Busy_Core = Busy - Busy_Memory, all from group 3 with its own cycles.
-  s.events[counts::group_copy_name("cycles", 3)] = {2000, 2000, 1000};
-  s.events[counts::group_copy_name("busy_slots", 3)] = {4000, 2000, 1000};
-  s.events[counts::group_copy_name("mem_stalls", 3)] = {100, 2000, 1000};
-  s.events[counts::group_copy_name("all_stalls", 3)] = {400, 2000, 1000};
+  s.events[counts::EventKey{"cycles", 3}] = {2000, 2000, 1000};
+  s.events[counts::EventKey{"busy_slots", 3}] = {4000, 2000, 1000};
+  s.events[counts::EventKey{"mem_stalls", 3}] = {100, 2000, 1000};
+  s.events[counts::EventKey{"all_stalls", 3}] = {400, 2000, 1000};
   Options options;
   options.node_groups = {{"Busy_Core", 3}};
   const Evaluation e = evaluate(model, {"Busy", "Busy_Core"}, s, options);
@@ -79,7 +79,7 @@ TEST(MultiplexedGroups, NodesCountedTooLittleAreUnreliable) {
   const auto model = testing::tiny_model();
   counts::Sample s = two_groups_at_half_time();
   s.events["instructions"] = {1200, 2000, 400};
-  s.events[counts::group_copy_name("cycles", 2)] = {600, 2000, 400};
+  s.events[counts::EventKey{"cycles", 2}] = {600, 2000, 400};
   Options options;
   options.node_groups = {{"IPC", 2}};
   options.min_counted_share = 0.25;

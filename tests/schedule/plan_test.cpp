@@ -28,7 +28,7 @@ events::Resolver tiny_resolver() {
 std::vector<std::string> names(const Plan& plan) {
   std::vector<std::string> all;
   for (const auto& group : plan.groups) {
-    for (const auto& event : group.events) all.push_back(event.name);
+    for (const auto& event : group.events) all.push_back(counts::spelled(group.copies.key_of(event.name)));
   }
   std::sort(all.begin(), all.end());
   return all;
