@@ -82,7 +82,8 @@ class ReportWriter {
   explicit ReportWriter(Layout layout);
 
   // One record: an interval's reports (its end `time_s`) or the whole run's
-  // (nullopt); one report, or with Layout::scoped one per unit.
+  // (nullopt); one report, or with Layout::scoped one per unit (else
+  // std::invalid_argument).
   std::string write(std::optional<double> time_s, const std::vector<Report>& reports);
 
  private:

@@ -27,13 +27,9 @@ ImportDecision decide_import(const ImportOptions& options, const model::Model& m
   vars.ebs_mode = file.ebs_mode.value_or(false);
   vars.online_cpus = file.online_cpus.value_or(0);
   vars.perf_metrics =
-      options.perf_metrics == Toggle::Auto ? file.perf_metrics.value_or(has_topdown_metrics(sample, resolver))
-                                           : options.perf_metrics == Toggle::On;
-  if (options.smt != Toggle::Auto) {
-    vars.smt_enabled = options.smt == Toggle::On;
-  } else if (file.smt_enabled) {
-    vars.smt_enabled = *file.smt_enabled;
-  } else {
+      resolve(options.perf_metrics, file.perf_metrics.value_or(has_topdown_metrics(sample, resolver)));
+  vars.smt_enabled = resolve(options.smt, file.smt_enabled.value_or(false));
+  if (options.smt == Toggle::Auto && !file.smt_enabled) {
     decision.warnings.push_back("the file does not say whether SMT was on; assumed off (--smt on|off says it)");
   }
   if (!file.repeated_events.empty()) {
