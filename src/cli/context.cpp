@@ -20,24 +20,4 @@ Context make_context(const std::string& cpu_override, const std::string& metrics
   return Context{std::move(cpu), std::move(model), std::move(resolver)};
 }
 
-bool use_perf_metrics(const Context& context, const std::string& choice) {
-  if (!choice.empty()) return choice == "on";
-  return context.model.matches(context.cpu.id) ? context.cpu.topdown_metrics : true;
-}
-
-schedule::CounterBudget counter_budget(const Context& context, bool smt_enabled, std::optional<int> counters_override) {
-  const cpu::CpuInfo& cpu = context.cpu;
-  const model::ModelCounters& declared = context.model.counters;
-  const bool this_machine = context.model.matches(cpu.id);
-  schedule::CounterBudget budget = schedule::host_budget(cpu, context.model);
-  if (counters_override) {
-    budget.general = *counters_override;
-  } else if (!this_machine && declared.general_for(smt_enabled) > 0) {
-    budget.general = static_cast<int>(declared.general_for(smt_enabled));
-  }
-  const bool intel = (this_machine ? cpu.id.vendor : context.model.cpus.front().vendor) == cpu::Vendor::Intel;
-  if (declared.fixed == 0) budget.fixed = intel ? 3 : 0;
-  return budget;
-}
-
 }  // namespace topdown::cli

@@ -28,15 +28,29 @@ void add_metrics_file_option(CLI::App& command, std::string& file) {
                      "Tree and Info metrics from perf's metric JSON (<cpu>-metrics.json) on the --cpu model's CPU");
 }
 
-// --per-thread, --per-core, --per-socket: sets `per` to "thread", "core" or "socket".
-void add_per_unit_options(CLI::App& command, std::string& per) {
+// --per-thread, --per-core, --per-socket: sets `per` to their view.
+void add_per_unit_options(CLI::App& command, topdown::aggregate::View& per) {
+  using topdown::aggregate::View;
   auto* per_thread = command.add_flag_callback(
-      "--per-thread", [&per] { per = "thread"; }, "One report per CPU (perf stat -A rows) or thread");
+      "--per-thread", [&per] { per = View::Thread; }, "One report per CPU (perf stat -A rows) or thread");
   auto* per_core = command.add_flag_callback(
-      "--per-core", [&per] { per = "core"; }, "One report per core (per-CPU or per-core rows)");
-  auto* per_socket = command.add_flag_callback("--per-socket", [&per] { per = "socket"; }, "One report per socket");
+      "--per-core", [&per] { per = View::Core; }, "One report per core (per-CPU or per-core rows)");
+  auto* per_socket =
+      command.add_flag_callback("--per-socket", [&per] { per = View::Socket; }, "One report per socket");
   per_thread->excludes(per_core)->excludes(per_socket);
   per_core->excludes(per_socket);
+}
+
+// An on|off option (--smt, --perf-metrics): sets `toggle`; left out, it
+// stays Auto.
+void add_toggle_option(CLI::App& command, const std::string& name, topdown::settings::Toggle& toggle,
+                       const std::string& description) {
+  using topdown::settings::Toggle;
+  command
+      .add_option_function<std::string>(
+          name, [&toggle](const std::string& value) { toggle = value == "on" ? Toggle::On : Toggle::Off; },
+          description)
+      ->check(CLI::IsMember({"on", "off"}));
 }
 
 // Where and how `stat` counts: intervals, processes, CPUs, reruns.
@@ -80,11 +94,9 @@ int main(int argc, char** argv) {
   stat_command->add_option("-e,--events", event_lists, "Extra events to count and print (comma-separated)");
   stat_command->add_flag("--print-groups", stat.print_groups, "Print the counter groups and exit");
   stat_command->add_flag("--print-perf", stat.print_perf, "Print the perf stat command that collects the same, and exit");
-  stat_command->add_option("--smt", stat.smt, "Plan for SMT on or off (default: this machine's)")
-      ->check(CLI::IsMember({"on", "off"}));
-  stat_command->add_option("--perf-metrics", stat.perf_metrics,
-                           "Level 1-2 from Intel's PERF_METRICS register or general counters (default: on where the kernel offers it)")
-      ->check(CLI::IsMember({"on", "off"}));
+  add_toggle_option(*stat_command, "--smt", stat.smt, "Plan for SMT on or off (default: this machine's)");
+  add_toggle_option(*stat_command, "--perf-metrics", stat.perf_metrics,
+                    "Level 1-2 from Intel's PERF_METRICS register or general counters (default: on where the kernel offers it)");
   stat_command->add_flag("--info", stat.all_info, "All Info metrics, even if their events need more groups");
   stat_command->add_flag("--kernel", stat.include_kernel, "Also count in the kernel (needs perf_event_paranoid <= 1)");
   add_live_options(*stat_command, stat);
@@ -97,11 +109,9 @@ int main(int argc, char** argv) {
   add_report_options(*import_command, imported.report);
   import_command->add_option("--cpu", imported.cpu, "Use the model for this CPU (default: this machine's)");
   add_metrics_file_option(*import_command, imported.metrics_file);
-  import_command->add_option("--smt", imported.smt, "SMT of the measured machine (default: the file's)")
-      ->check(CLI::IsMember({"on", "off"}));
-  import_command->add_option("--perf-metrics", imported.perf_metrics,
-                             "Whether the counts came from Intel's PERF_METRICS (default: when the file has its events)")
-      ->check(CLI::IsMember({"on", "off"}));
+  add_toggle_option(*import_command, "--smt", imported.smt, "SMT of the measured machine (default: the file's)");
+  add_toggle_option(*import_command, "--perf-metrics", imported.perf_metrics,
+                    "Whether the counts came from Intel's PERF_METRICS (default: when the file has its events)");
   import_command->add_flag("--info", imported.all_info, "All Info metrics, even without their events");
   import_command->add_flag("--per-interval", imported.per_interval, "One report per perf stat -I interval");
   add_per_unit_options(*import_command, imported.per);

@@ -1,22 +1,12 @@
 #pragma once
-// The report format a command's options ask for, shared by stat and import.
-#include <string>
-
+// The report layout a command's options ask for, shared by stat and import.
 #include "cli/commands.h"
-#include "counts/counts.h"
-#include "eval/evaluate.h"
 #include "report/report.h"
 
 namespace topdown::cli {
 
-// The format the options ask for (text unless --csv, --json or --columns).
-report::Format report_format(const ReportOptions& options);
-
-// Text report options: colour only when it goes to a terminal's stderr.
-report::TextOptions text_options(const ReportOptions& options);
-
-// JSON, CSV or text (--columns: the header and the whole run's line).
-std::string render_report(const ReportOptions& options, const eval::Evaluation& evaluation,
-                          const counts::Sample& sample, const report::RunInfo& run);
+// The layout of a command's records: `timed` for a stream of intervals (-I,
+// --per-interval), `scoped` for one report per unit (--per-*).
+report::Layout report_layout(const ReportOptions& options, bool timed, bool scoped);
 
 }  // namespace topdown::cli

@@ -10,28 +10,21 @@
 #include "cli/output.h"
 #include "cli/render.h"
 #include "cli/stat_units.h"
-#include "cli/unit_reports.h"
 #include "collect/collect.h"
 #include "eval/evaluate.h"
 #include "report/report.h"
+#include "settings/stat.h"
 
 namespace topdown::cli {
 namespace {
 
-collect::Target target_of(const StatOptions& options) {
-  collect::Target target;
-  target.command = options.command;
-  target.pids.assign(options.pids.begin(), options.pids.end());
-  if (options.system_wide || !options.cpu_list.empty()) target.cpus = collect::select_cpus(options.cpu_list);
-  return target;
-}
-
-// Evaluates every sample of the run with the same plan and describes the run.
+// Evaluates every sample of the run with the same plan: as one report, or
+// with --per-* one per unit, and describes the run.
 class Analysis {
  public:
   Analysis(const StatOptions& options, const Context& context, const schedule::Plan& plan,
-           const model::RunVariables& vars, const collect::Target& target)
-      : evaluator_(context.model, plan.nodes, evaluation_options(plan, vars)) {
+           const model::RunVariables& vars, const collect::Target& target, const LiveUnits* units)
+      : evaluator_(context.model, plan.nodes, evaluation_options(plan, vars)), units_(units) {
     run_.model_name = context.model.name;
     run_.model_title = context.model.title;
     run_.command = options.command;
@@ -42,14 +35,20 @@ class Analysis {
     run_.extra_events = options.extra_events;
   }
 
-  eval::Evaluation evaluate(const counts::Sample& sample) const { return evaluator_.evaluate(sample); }
-
-  // One unit's report; `notes` are the run's warnings that apply to every unit.
-  UnitReport unit(const aggregate::Unit& unit, report::RunInfo run, const std::vector<std::string>& notes) const {
-    eval::Evaluation evaluation = evaluate(unit.sample);
-    evaluation.warnings.insert(evaluation.warnings.end(), notes.begin(), notes.end());
-    run.elapsed_s = unit.sample.duration_s;
-    return {std::move(evaluation), unit.sample, std::move(run)};
+  // The reports of one record: of `sample`, or of each unit of `places`.
+  // `notes` are the run's warnings, for every report.
+  std::vector<report::Report> reports(const counts::Sample& sample, const std::vector<counts::Place>& places,
+                                      const report::RunInfo& run, std::vector<std::string> notes) const {
+    if (!units_) return {report_of("", sample, run, notes)};
+    aggregate::Aggregation split = units_->split(places);
+    notes.insert(notes.end(), split.warnings.begin(), split.warnings.end());
+    std::vector<report::Report> reports;
+    for (const aggregate::Unit& unit : split.units) {
+      report::RunInfo unit_run = run;
+      unit_run.elapsed_s = unit.sample.duration_s;
+      reports.push_back(report_of(unit.label, unit.sample, unit_run, notes));
+    }
+    return reports;
   }
 
   report::RunInfo interval_run(const collect::Interval& interval) const {
@@ -67,6 +66,13 @@ class Analysis {
   }
 
  private:
+  report::Report report_of(const std::string& scope, const counts::Sample& sample, const report::RunInfo& run,
+                           const std::vector<std::string>& notes) const {
+    eval::Evaluation evaluation = evaluator_.evaluate(sample);
+    evaluation.warnings.insert(evaluation.warnings.end(), notes.begin(), notes.end());
+    return {scope, std::move(evaluation), sample, run};
+  }
+
   static eval::Options evaluation_options(const schedule::Plan& plan, const model::RunVariables& vars) {
     eval::Options options;
     options.vars = vars;
@@ -75,7 +81,8 @@ class Analysis {
     return options;
   }
 
-  eval::Evaluator evaluator_;
+  eval::Evaluator evaluator_;  // prepared once for every interval and unit
+  const LiveUnits* units_;
   report::RunInfo run_;
 };
 
@@ -87,89 +94,31 @@ std::string runs_vary_note(const std::vector<double>& elapsed_s) {
       elapsed_s.size(), *shortest, *longest);
 }
 
-// The counter groups of the plan. A :percore event needs its core's threads
-// added up per core: counted per CPU with a per-unit view, `units` does
-// that; otherwise it is left out, so that what uses it is n/a and names it
-// instead of showing one thread's count as the core's.
-std::vector<collect::CounterGroup> counted_groups(const schedule::Plan& plan, LiveUnits* units) {
-  const bool keep_core_wide = units && units->counts_core_wide_events();
-  std::vector<collect::CounterGroup> groups;
-  for (const auto& group : plan.groups) {
-    collect::CounterGroup counted;
-    counted.copies = group.copies;
-    for (const events::Encoding& event : group.events) {
-      if (!event.percore) {
-        counted.events.push_back(event);
-      } else if (keep_core_wide) {
-        units->add_core_wide_event(event.name);
-        counted.events.push_back(event);
-      }
-    }
-    if (!counted.events.empty()) groups.push_back(std::move(counted));
-  }
-  return groups;
-}
-
-// One record of every unit's report: an interval's (time_s) or the whole
-// run's, as text under a stream heading when there are intervals.
-class UnitStream {
- public:
-  UnitStream(const StatOptions& options, const Analysis& analysis, const LiveUnits& units)
-      : options_(options), analysis_(analysis), units_(units) {}
-
-  std::string record(const std::vector<counts::Place>& places, const report::RunInfo& run,
-                     std::optional<double> time_s, std::vector<std::string> notes) {
-    aggregate::Aggregation split = units_.split(places);
-    notes.insert(notes.end(), split.warnings.begin(), split.warnings.end());
-    UnitRecord record;
-    record.with_header = first_;
-    record.in_stream = options_.interval_ms.has_value();
-    record.time_s = time_s;
-    const bool text = !options_.report.csv && !options_.report.json;
-    std::string out = text && record.in_stream ? stream_heading(time_s, first_) : "";
-    first_ = false;
-    return out + render_units(options_.report, split.units,
-                              [&](const aggregate::Unit& unit) { return analysis_.unit(unit, run, notes); }, record);
-  }
-
- private:
-  const StatOptions& options_;
-  const Analysis& analysis_;
-  const LiveUnits& units_;
-  bool first_ = true;
-};
-
 }  // namespace
 
 int count_and_report(const StatOptions& options, const Context& context, const schedule::Plan& plan,
                      const model::RunVariables& vars) {
-  if (options.no_multiplex && options.interval_ms) {
-    throw Error("--no-multiplex reruns the command once per counter group, so its intervals would not line up; "
-                "leave out -I or --no-multiplex");
-  }
-  const collect::Target target = target_of(options);
-  const Analysis analysis(options, context, plan, vars, target);
-  const aggregate::View view = view_of(options.per);
+  settings::check_live_options(options);
+  const collect::Target target = settings::stat_target(options);
+  settings::check_unit_view(options, target);
+  settings::CountedGroups counted = settings::counted_groups(plan, options.per, target);
+  const std::vector<collect::CounterGroup>& groups = counted.groups;
   std::optional<LiveUnits> units;
-  if (view != aggregate::View::Global) units.emplace(view, options, target);
-  const std::vector<collect::CounterGroup> groups = counted_groups(plan, units ? &*units : nullptr);
+  if (options.per != aggregate::View::Global) units.emplace(options.per, target, std::move(counted.core_wide_events));
+  const Analysis analysis(options, context, plan, vars, target, units ? &*units : nullptr);
   collect::Options collect_options;
   collect_options.include_kernel = options.include_kernel;
   collect_options.run_as = collect::choose_identity(::geteuid(), collect::sudo_variables_from_environment(),
                                                     {options.user, options.keep_root});
 
   ReportSink sink(options.report.output);
-  report::IntervalStream stream(report_format(options.report), text_options(options.report));
-  std::optional<UnitStream> unit_stream;
-  if (units) unit_stream.emplace(options, analysis, *units);
+  report::ReportWriter writer(report_layout(options.report, options.interval_ms.has_value(), units.has_value()));
   collect::IntervalOptions intervals;
   if (options.interval_ms) {
     intervals.period = std::chrono::milliseconds(*options.interval_ms);
     intervals.on_interval = [&](const collect::Interval& interval) {
-      const report::RunInfo run = analysis.interval_run(interval);
-      sink.write(unit_stream ? unit_stream->record(interval.places, run, interval.time_s, {})
-                             : stream.interval(analysis.evaluate(interval.sample), interval.sample, run,
-                                               interval.time_s));
+      sink.write(writer.write(interval.time_s,
+                              analysis.reports(interval.sample, interval.places, analysis.interval_run(interval), {})));
     };
   }
 
@@ -191,15 +140,8 @@ int count_and_report(const StatOptions& options, const Context& context, const s
     notes.push_back("the workload was killed by " + report::signal_name(*result.signal) +
                     "; the counts cover it until then");
   }
-  const report::RunInfo run = analysis.whole_run(result);
-  if (unit_stream) {
-    sink.write(unit_stream->record(result.places, run, std::nullopt, notes));
-  } else {
-    eval::Evaluation evaluation = analysis.evaluate(result.sample);
-    evaluation.warnings.insert(evaluation.warnings.end(), notes.begin(), notes.end());
-    sink.write(options.interval_ms ? stream.summary(evaluation, result.sample, run)
-                                   : render_report(options.report, evaluation, result.sample, run));
-  }
+  sink.write(writer.write(std::nullopt, analysis.reports(result.sample, result.places, analysis.whole_run(result),
+                                                         std::move(notes))));
   sink.commit();
   return result.exit_code;
 }

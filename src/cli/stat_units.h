@@ -8,22 +8,18 @@
 #include <vector>
 
 #include "aggregate/aggregate.h"
-#include "cli/commands.h"
 #include "collect/collect.h"
 
 namespace topdown::cli {
 
 class LiveUnits {
  public:
-  // Throws Error when `target` cannot be split into `view`'s units: cores
-  // and sockets need CPUs counted (-a, -C), threads need CPUs or -p.
-  LiveUnits(aggregate::View view, const StatOptions& options, const collect::Target& target);
-
-  // With CPUs counted, a :percore event can be counted too: each CPU's unit
-  // gets its core's sum (aggregate::Request::core_wide_events), a core's or
-  // socket's the sum of its CPUs.
-  bool counts_core_wide_events() const { return topology_.has_value(); }
-  void add_core_wide_event(const std::string& name) { core_wide_events_.insert(name); }
+  // `target` can be split into `view`'s units (settings::check_unit_view).
+  // With CPUs counted, this machine's topology groups them, and each
+  // `core_wide_events` (:percore) of a CPU's unit gets its core's sum, a
+  // core's or socket's the sum of its CPUs.
+  LiveUnits(aggregate::View view, const collect::Target& target,
+            std::set<std::string, std::less<>> core_wide_events);
 
   aggregate::Aggregation split(const std::vector<counts::Place>& places) const;
 

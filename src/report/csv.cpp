@@ -1,6 +1,6 @@
-#include <fmt/format.h>
+#include "report/csv.h"
 
-#include "report/report.h"
+#include <fmt/format.h>
 
 namespace topdown::report {
 namespace {
@@ -14,34 +14,81 @@ std::string join(const std::vector<std::string>& items, char separator) {
   return text;
 }
 
-// Quotes a field when it holds a comma, quote or newline (RFC 4180).
-std::string field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
+void append_field(std::string& line, const std::string& field) {
+  if (field.find_first_of(",\"\r\n") == std::string::npos) {
+    line += field;
+    return;
+  }
+  line += '"';
+  for (char c : field) {
+    if (c == '"') line += '"';
+    line += c;
+  }
+  line += '"';
+}
+
+CsvRow node_row(const eval::NodeResult& node) {
+  const model::Node& n = *node.node;
+  return {n.is_info ? "info" : "node",
+          n.name,
+          std::to_string(n.level),
+          n.parent,
+          n.vendor_name,
+          node.value ? fmt::format("{:.9g}", *node.value) : "",
+          n.is_info ? n.unit : "fraction",
+          node.over_threshold ? "1" : "0",
+          node.bottleneck ? "1" : "0",
+          fmt::format("{:.4f}", node.counted_share),
+          status_of(node),
+          join(node.missing_events, ' ')};
+}
+
+CsvRow event_row(const std::string& event, const counts::Sample& sample) {
+  const counts::Count* count = sample.find(event);
+  const auto scaled = count ? count->scaled() : std::nullopt;
+  const std::string status = !scaled ? "n/a" : count->running_share() < 1 ? "multiplexed" : "ok";
+  return {"event",
+          event,
+          "",
+          "",
+          "",
+          scaled ? fmt::format("{:.0f}", *scaled) : "",
+          "count",
+          "0",
+          "0",
+          fmt::format("{:.4f}", count ? count->running_share() : 0.0),
+          status,
+          ""};
 }
 
 }  // namespace
 
+std::string csv_line(const CsvRow& fields) {
+  std::string line;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (i > 0) line += ',';
+    append_field(line, fields[i]);
+  }
+  return line + "\n";
+}
+
+const CsvRow& csv_header() {
+  static const CsvRow header = {"kind",           "name",       "level",         "parent", "vendor_name",
+                                "value",          "unit",       "over_threshold", "bottleneck",
+                                "counted_share",  "status",     "missing_events"};
+  return header;
+}
+
+std::vector<CsvRow> csv_rows(const eval::Evaluation& evaluation, const counts::Sample& sample, const RunInfo& run) {
+  std::vector<CsvRow> rows;
+  for (const auto& node : evaluation.nodes) rows.push_back(node_row(node));
+  for (const auto& event : run.extra_events) rows.push_back(event_row(event, sample));
+  return rows;
+}
+
 std::string render_csv(const eval::Evaluation& evaluation, const counts::Sample& sample, const RunInfo& run) {
-  std::string out =
-      "kind,name,level,parent,vendor_name,value,unit,over_threshold,bottleneck,counted_share,status,missing_events\n";
-  for (const auto& node : evaluation.nodes) {
-    const model::Node& n = *node.node;
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{:.4f},{},{}\n", n.is_info ? "info" : "node", field(n.name),
-                       n.level, field(n.parent), field(n.vendor_name),
-                       node.value ? fmt::format("{:.9g}", *node.value) : "", field(n.is_info ? n.unit : "fraction"),
-                       node.over_threshold ? 1 : 0, node.bottleneck ? 1 : 0, node.counted_share, status_of(node),
-                       field(join(node.missing_events, ' ')));
-  }
-  for (const auto& event : run.extra_events) {
-    const counts::Count* count = sample.find(event);
-    auto scaled = count ? count->scaled() : std::nullopt;
-    std::string status = !scaled ? "n/a" : count->running_share() < 1 ? "multiplexed" : "ok";
-    out += fmt::format("event,{},,,,{},count,0,0,{:.4f},{},\n", field(event), scaled ? fmt::format("{:.0f}", *scaled) : "",
-                       count ? count->running_share() : 0.0, status);
-  }
+  std::string out = csv_line(csv_header());
+  for (const CsvRow& row : csv_rows(evaluation, sample, run)) out += csv_line(row);
   return out;
 }
 

@@ -74,16 +74,15 @@ nlohmann::json json_object(const eval::Evaluation& evaluation, const counts::Sam
   } else {
     out["source"] = run.source;
   }
-  if (run.interval_time_s) out["time"] = *run.interval_time_s;
   return out;
 }
 
+std::string json_text(const nlohmann::json& object, bool one_line) {
+  return object.dump(one_line ? -1 : 2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 std::string render_json(const eval::Evaluation& evaluation, const counts::Sample& sample, const RunInfo& run) {
-  const nlohmann::json out = json_object(evaluation, sample, run);
-  // Event names from an imported file and a workload's arguments need not be
-  // UTF-8: invalid bytes become U+FFFD rather than an exception.
-  constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
-  return out.dump(run.interval_time_s ? -1 : 2, ' ', false, kReplace) + "\n";
+  return json_text(json_object(evaluation, sample, run), false);
 }
 
 }  // namespace topdown::report

@@ -18,9 +18,6 @@ struct RunInfo {
   std::vector<int> cpus;             // counted system-wide on these CPUs (-a, -C)
   std::vector<int> pids;             // counted on these running processes (-p)
   std::string source;                // the imported file (empty for a live run)
-  // The end of the interval this report covers (import --per-interval); JSON
-  // is then one line per report.
-  std::optional<double> interval_time_s;
   double elapsed_s = 0;  // the run's wall time; an interval's length for an interval record
   std::optional<int> exit_code;
   std::optional<int> signal;  // the signal that killed the workload
@@ -42,32 +39,60 @@ std::string render_json(const eval::Evaluation& evaluation, const counts::Sample
 // The output formats; Columns is stat's compact view for terminals.
 enum class Format { Text, Csv, Json, Columns };
 
-// A report as a stream of records, written as they happen: one per interval
-// (stat -I, import --per-interval), then, for a live run, one for the whole
-// run. The layouts are documented in README.md and stable:
-//   Text    the text report under "=== time T s ===" (the summary under
-//           "=== whole run ===");
-//   Csv     the CSV rows with a leading "time" column, the header once; the
-//           summary's rows have an empty time;
-//   Json    one object per line with "time" (null for the summary);
-//   Columns a header naming the level-1 nodes and the bottleneck, once, then
-//           one line per record: the time ("total" for the summary), each
-//           level-1 node's value with its marks, the bottleneck's name.
-// T is the end of the interval in seconds since counting started.
-class IntervalStream {
- public:
-  IntervalStream(Format format, TextOptions text) : format_(format), text_(text) {}
+// One report of a record: the whole record's, or one unit's among several
+// (--per-thread, --per-core, --per-socket).
+struct Report {
+  std::string scope;  // the unit's label ("CPU3", "S0-C1", "S0", "app-4242"); empty without units
+  eval::Evaluation evaluation;
+  counts::Sample sample;
+  RunInfo run;
+};
 
-  std::string interval(const eval::Evaluation& evaluation, const counts::Sample& sample, const RunInfo& run,
-                       double time_s);
-  std::string summary(const eval::Evaluation& evaluation, const counts::Sample& sample, const RunInfo& run);
+struct Layout {
+  Format format = Format::Text;
+  TextOptions text;
+  // Records of a stream of intervals (stat -I, import --per-interval), then,
+  // for a live run, the whole run's.
+  bool timed = false;
+  // One report per unit in each record (never with Columns).
+  bool scoped = false;
+};
+
+// Every report stat and import write, as records written as they happen:
+// the single report of a run or file, each interval's, the whole run's
+// after the intervals, each with one report or one per unit. The layouts
+// are documented in README.md and stable:
+//   Text    the text report; when timed, each record under "=== time T s ==="
+//           (the whole run's under "=== whole run ===") after a blank line
+//           but the first; when scoped, each unit's under "=== SCOPE ===",
+//           a blank line between units;
+//   Csv     the header once, then the rows; timed, a leading "time" column
+//           (T; empty for the whole run); scoped, a "scope" column after it
+//           (',', '"' and line breaks of a thread's command shown as '_');
+//   Json    a single report indented; timed or scoped, one object per line,
+//           with "time" (T; null for the whole run) and "scope";
+//   Columns a header naming the level-1 nodes and the bottleneck, once, then
+//           one line per record: the time ("total" for the whole run), each
+//           level-1 node's value with its marks, the bottleneck's name.
+// T is the end of the interval in seconds since counting started; SCOPE the
+// report's scope.
+class ReportWriter {
+ public:
+  // Throws std::invalid_argument for Columns with units.
+  explicit ReportWriter(Layout layout);
+
+  // One record: an interval's reports (its end `time_s`) or the whole run's
+  // (nullopt); one report, or with Layout::scoped one per unit (else
+  // std::invalid_argument).
+  std::string write(std::optional<double> time_s, const std::vector<Report>& reports);
 
  private:
-  std::string record(const eval::Evaluation& evaluation, const counts::Sample& sample, const RunInfo& run,
-                     std::optional<double> time_s);
+  std::string text(std::optional<double> time_s, const std::vector<Report>& reports, bool first) const;
+  std::string csv(std::optional<double> time_s, const std::vector<Report>& reports, bool first) const;
+  std::string json(std::optional<double> time_s, const std::vector<Report>& reports) const;
+  std::string columns(std::optional<double> time_s, const std::vector<Report>& reports, bool first) const;
 
-  Format format_;
-  TextOptions text_;
+  Layout layout_;
   bool first_ = true;
 };
 
@@ -75,10 +100,6 @@ class IntervalStream {
 // one line per record (time_s nullopt: the whole run, labelled "total").
 std::string render_columns_header(const eval::Evaluation& evaluation);
 std::string render_columns_row(const eval::Evaluation& evaluation, std::optional<double> time_s);
-
-// A CSV report with a leading "time" column (empty for nullopt: a whole run's
-// summary), its header line only when `with_header`.
-std::string csv_with_time(const std::string& csv, std::optional<double> time_s, bool with_header);
 
 // "SIGINT" for 2.
 std::string signal_name(int signal);

@@ -1,0 +1,105 @@
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "report/csv.h"
+#include "report/json_object.h"
+#include "report/report.h"
+
+namespace topdown::report {
+namespace {
+
+// A scope comes from perf's labels or collect's; only a thread's command can
+// hold characters CSV would have to quote, and README.md promises '_' for
+// them instead, so that a scope never needs quoting.
+std::string csv_scope(std::string scope) {
+  for (char& c : scope) {
+    if (c == ',' || c == '"' || c == '\n' || c == '\r') c = '_';
+  }
+  return scope;
+}
+
+std::string time_heading(std::optional<double> time_s) {
+  return time_s ? fmt::format("=== time {} s ===\n", *time_s) : "=== whole run ===\n";
+}
+
+}  // namespace
+
+ReportWriter::ReportWriter(Layout layout) : layout_(layout) {
+  if (layout_.format == Format::Columns && layout_.scoped) {
+    throw std::invalid_argument("the columns view has one line per record, not one per unit");
+  }
+}
+
+std::string ReportWriter::write(std::optional<double> time_s, const std::vector<Report>& reports) {
+  if (!layout_.scoped && reports.size() != 1) {
+    throw std::invalid_argument("a record without units has exactly one report");
+  }
+  const bool first = first_;
+  first_ = false;
+  switch (layout_.format) {
+    case Format::Csv:
+      return csv(time_s, reports, first);
+    case Format::Json:
+      return json(time_s, reports);
+    case Format::Columns:
+      return columns(time_s, reports, first);
+    case Format::Text:
+      break;
+  }
+  return text(time_s, reports, first);
+}
+
+std::string ReportWriter::text(std::optional<double> time_s, const std::vector<Report>& reports, bool first) const {
+  std::string out;
+  if (layout_.timed) out += (first ? "" : "\n") + time_heading(time_s);
+  for (size_t i = 0; i < reports.size(); ++i) {
+    const Report& report = reports[i];
+    if (layout_.scoped) out += (i > 0 ? "\n=== " : "=== ") + report.scope + " ===\n";
+    out += render_text(report.evaluation, report.sample, report.run, layout_.text);
+  }
+  return out;
+}
+
+std::string ReportWriter::csv(std::optional<double> time_s, const std::vector<Report>& reports, bool first) const {
+  CsvRow leading;
+  if (layout_.timed) leading.push_back(time_s ? fmt::format("{}", *time_s) : "");
+  const size_t scope_column = leading.size();
+  if (layout_.scoped) leading.emplace_back();
+  std::string out;
+  if (first) {
+    CsvRow header = layout_.timed ? CsvRow{"time"} : CsvRow{};
+    if (layout_.scoped) header.push_back("scope");
+    header.insert(header.end(), csv_header().begin(), csv_header().end());
+    out += csv_line(header);
+  }
+  for (const Report& report : reports) {
+    if (layout_.scoped) leading[scope_column] = csv_scope(report.scope);
+    for (const CsvRow& row : csv_rows(report.evaluation, report.sample, report.run)) {
+      CsvRow line = leading;
+      line.insert(line.end(), row.begin(), row.end());
+      out += csv_line(line);
+    }
+  }
+  return out;
+}
+
+std::string ReportWriter::json(std::optional<double> time_s, const std::vector<Report>& reports) const {
+  const bool one_line = layout_.timed || layout_.scoped;
+  std::string out;
+  for (const Report& report : reports) {
+    nlohmann::json object = json_object(report.evaluation, report.sample, report.run);
+    if (layout_.timed) object["time"] = time_s ? nlohmann::json(*time_s) : nlohmann::json();
+    if (layout_.scoped) object["scope"] = report.scope;
+    out += json_text(object, one_line);
+  }
+  return out;
+}
+
+std::string ReportWriter::columns(std::optional<double> time_s, const std::vector<Report>& reports,
+                                  bool first) const {
+  const eval::Evaluation& evaluation = reports.front().evaluation;
+  return (first ? render_columns_header(evaluation) : "") + render_columns_row(evaluation, time_s);
+}
+
+}  // namespace topdown::report

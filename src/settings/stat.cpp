@@ -1,0 +1,104 @@
+#include "settings/stat.h"
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+
+namespace topdown::settings {
+
+StatPlanning plan_stat(const StatOptions& options, const cpu::CpuInfo& cpu, const model::Model& model) {
+  StatPlanning planning;
+  planning.this_machine = model.matches(cpu.id);
+  planning.vars.smt_enabled = resolve(options.smt, cpu.smt_enabled);
+  planning.vars.perf_metrics = use_perf_metrics(options.perf_metrics, cpu, model);
+  if (planning.this_machine) planning.vars.online_cpus = cpu.online_cpus;
+  planning.selection.max_level = options.report.level;
+  planning.selection.extra_events = options.extra_events;
+  planning.selection.all_info = options.all_info;
+  planning.budget = counter_budget(cpu, model, planning.vars.smt_enabled, options.counters);
+  return planning;
+}
+
+bool use_perf_metrics(Toggle choice, const cpu::CpuInfo& cpu, const model::Model& model) {
+  return resolve(choice, model.matches(cpu.id) ? cpu.topdown_metrics : true);
+}
+
+schedule::CounterBudget counter_budget(const cpu::CpuInfo& cpu, const model::Model& model, bool smt_enabled,
+                                       std::optional<int> counters_override) {
+  const model::ModelCounters& declared = model.counters;
+  const bool this_machine = model.matches(cpu.id);
+  schedule::CounterBudget budget = schedule::host_budget(cpu, model);
+  if (counters_override) {
+    budget.general = *counters_override;
+  } else if (!this_machine && declared.general_for(smt_enabled) > 0) {
+    budget.general = static_cast<int>(declared.general_for(smt_enabled));
+  }
+  const bool intel = (this_machine ? cpu.id.vendor : model.cpus.front().vendor) == cpu::Vendor::Intel;
+  if (declared.fixed == 0) budget.fixed = intel ? 3 : 0;
+  return budget;
+}
+
+void check_countable(const StatOptions& options, const cpu::CpuInfo& cpu, const model::Model& model) {
+  if (!model.matches(cpu.id) && model.cpus.front().vendor != cpu.id.vendor) {
+    throw Error("--cpu " + options.cpu + " chose a model for " + cpu::vendor_name(model.cpus.front().vendor) +
+                " CPUs (" + model.title + "), whose events this " + cpu::vendor_name(cpu.id.vendor) +
+                " CPU cannot count; use --print-perf or --print-groups with it, or leave out --cpu");
+  }
+  const bool has_target =
+      !options.command.empty() || !options.pids.empty() || options.system_wide || !options.cpu_list.empty();
+  if (!has_target) {
+    throw Error("no command to measure; usage: topdown stat [options] -- CMD [ARGS...] (or -p PID, or -a)");
+  }
+}
+
+void check_live_options(const StatOptions& options) {
+  if (options.no_multiplex && options.interval_ms) {
+    throw Error("--no-multiplex reruns the command once per counter group, so its intervals would not line up; "
+                "leave out -I or --no-multiplex");
+  }
+}
+
+collect::Target stat_target(const StatOptions& options, const std::filesystem::path& cpu_dir) {
+  collect::Target target;
+  target.command = options.command;
+  target.pids.assign(options.pids.begin(), options.pids.end());
+  if (options.system_wide || !options.cpu_list.empty()) target.cpus = collect::select_cpus(options.cpu_list, cpu_dir);
+  return target;
+}
+
+void check_unit_view(const StatOptions& options, const collect::Target& target) {
+  if (options.per == aggregate::View::Global) return;
+  const std::string_view flag = aggregate::view_name(options.per);
+  if (options.report.columns) {
+    throw Error(fmt::format("--columns shows one line per record, not one per unit; leave out --columns or {}", flag));
+  }
+  if (!target.cpus.empty()) return;
+  if (options.per != aggregate::View::Thread) {
+    throw Error(fmt::format("{} needs system-wide counting; add -a (every CPU) or -C LIST", flag));
+  }
+  if (target.pids.empty()) {
+    throw Error("--per-thread cannot split a command: its threads and children are counted together; "
+                "attach to it with -p PID or count every CPU with -a");
+  }
+}
+
+CountedGroups counted_groups(const schedule::Plan& plan, aggregate::View per, const collect::Target& target) {
+  const bool keep_core_wide = per != aggregate::View::Global && !target.cpus.empty();
+  CountedGroups counted;
+  for (const auto& group : plan.groups) {
+    collect::CounterGroup opened;
+    opened.copies = group.copies;
+    for (const events::Encoding& event : group.events) {
+      if (!event.percore) {
+        opened.events.push_back(event);
+      } else if (keep_core_wide) {
+        counted.core_wide_events.insert(event.name);
+        opened.events.push_back(event);
+      }
+    }
+    if (!opened.events.empty()) counted.groups.push_back(std::move(opened));
+  }
+  return counted;
+}
+
+}  // namespace topdown::settings

@@ -1,0 +1,72 @@
+#pragma once
+// What `topdown stat` decides before it counts: the run variables and
+// counters to plan for, what it counts (the command, processes or CPUs),
+// which of the plan's groups are opened, and which options cannot go
+// together. Pure functions of the options, the CPU and the model, so the
+// decisions are tested without counting anything.
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "collect/collect.h"
+#include "cpu/cpu_info.h"
+#include "model/model.h"
+#include "schedule/plan.h"
+#include "settings/options.h"
+
+namespace topdown::settings {
+
+// What stat plans with.
+struct StatPlanning {
+  bool this_machine = false;  // the model is this CPU's (not --cpu another's)
+  model::RunVariables vars;
+  schedule::Selection selection;
+  schedule::CounterBudget budget;
+};
+
+StatPlanning plan_stat(const StatOptions& options, const cpu::CpuInfo& cpu, const model::Model& model);
+
+// Whether a plan reads Intel's PERF_METRICS: on or off when the option says;
+// for this machine when its kernel offers the fields; for another CPU's
+// model (--cpu) on, as its kernel would.
+bool use_perf_metrics(Toggle choice, const cpu::CpuInfo& cpu, const model::Model& model);
+
+// The counters a plan may use: --counters when given; for this machine's
+// model what the health check found, else what the CPU reports; for another
+// CPU's model (--cpu) what the model says for its SMT setting. Fixed counters
+// as the model says (Intel's three when it does not).
+schedule::CounterBudget counter_budget(const cpu::CpuInfo& cpu, const model::Model& model, bool smt_enabled,
+                                       std::optional<int> counters_override);
+
+// Throws Error when stat cannot count: a model for another vendor's CPU
+// (--cpu), or nothing to count (no command, -p, -a or -C).
+void check_countable(const StatOptions& options, const cpu::CpuInfo& cpu, const model::Model& model);
+
+// Throws Error for options that cannot be counted together: --no-multiplex
+// with -I.
+void check_live_options(const StatOptions& options);
+
+// What stat counts: the command, the -p processes, or the CPUs of -a or -C
+// (checked against the online CPUs under `cpu_dir`; Error naming the list).
+collect::Target stat_target(const StatOptions& options,
+                            const std::filesystem::path& cpu_dir = "/sys/devices/system/cpu");
+
+// --per-thread, --per-core, --per-socket: throws Error when `target` cannot
+// be split into the units of options.per (cores and sockets need CPUs
+// counted, threads CPUs or -p) or when --columns asks for one line per
+// record.
+void check_unit_view(const StatOptions& options, const collect::Target& target);
+
+// The groups to open for a plan. A :percore event needs its core's threads
+// added up per core: with units of counted CPUs (per != Global and -a or
+// -C) aggregate does that and the event is counted (and listed in
+// core_wide_events); otherwise it is left out, so that what uses it is n/a
+// and names it instead of showing one thread's count as the core's.
+struct CountedGroups {
+  std::vector<collect::CounterGroup> groups;
+  std::set<std::string, std::less<>> core_wide_events;
+};
+CountedGroups counted_groups(const schedule::Plan& plan, aggregate::View per, const collect::Target& target);
+
+}  // namespace topdown::settings
