@@ -53,19 +53,28 @@ class GroupScope final : public expr::Slots {
   GroupScope(const Evaluator::Prepared& prepared, std::vector<const counts::Count*> counts, double duration_s)
       : p_(prepared),
         counts_(std::move(counts)),
+        scaled_(counts_.size()),
         duration_s_(duration_s),
         values_(prepared.formulas.size()),
-        computed_(prepared.formulas.size(), false),
-        approximate_(prepared.formulas.size(), false),
-        verdicts_(prepared.nodes.size(), kUnknown) {}
+        computed_(prepared.formulas.size(), 0),
+        approximate_(prepared.formulas.size(), 0),
+        verdicts_(prepared.nodes.size(), kUnknown) {
+    // Every event is read by several nodes: scale each once.
+    for (size_t e = 0; e < counts_.size(); ++e) {
+      if (counts_[e]) scaled_[e] = counts_[e]->scaled();
+    }
+  }
 
   const counts::Count* count(std::uint32_t event) const { return counts_[event]; }
+  // The event's count extrapolated to its enabled time; n/a when it was not
+  // counted, never ran or is not a valid count.
+  const expr::Value& scaled(std::uint32_t event) const { return scaled_[event]; }
 
   expr::Value value_of(std::uint32_t slot) override {
     const Slot& s = p_.slots[slot];
     switch (s.kind) {
       case SlotKind::Event:
-        return counts_[s.index] ? counts_[s.index]->scaled() : std::nullopt;
+        return scaled_[s.index];
       case SlotKind::Formula:
         return formula(s.index);
       case SlotKind::Verdict:
@@ -86,22 +95,22 @@ class GroupScope final : public expr::Slots {
 
   expr::Value formula(std::uint32_t index) {
     if (!computed_[index]) {
-      if (p_.formulas[index].uses_fallback) approximate_[index] = true;
+      if (p_.formulas[index].uses_fallback) approximate_[index] = 1;
       // An exception ends the whole evaluation with this scope, so the stack
       // needs no unwinding on the way out.
       evaluating_.push_back(index);
       values_[index] = p_.formulas[index].program->run(*this);
       evaluating_.pop_back();
-      computed_[index] = true;
+      computed_[index] = 1;
     }
     // Whatever is being computed from an approximate value is approximate too.
     if (approximate_[index]) {
-      for (const std::uint32_t outer : evaluating_) approximate_[outer] = true;
+      for (const std::uint32_t outer : evaluating_) approximate_[outer] = 1;
     }
     return values_[index];
   }
 
-  bool is_approximate(std::uint32_t formula_index) const { return approximate_[formula_index]; }
+  bool is_approximate(std::uint32_t formula_index) const { return approximate_[formula_index] != 0; }
 
   // Whether the node is over its threshold: false without a threshold or a value.
   bool is_over(std::uint32_t node_index) {
@@ -133,10 +142,11 @@ class GroupScope final : public expr::Slots {
 
   const Evaluator::Prepared& p_;
   std::vector<const counts::Count*> counts_;
+  std::vector<expr::Value> scaled_;
   double duration_s_;
   std::vector<expr::Value> values_;
-  std::vector<bool> computed_;
-  std::vector<bool> approximate_;
+  std::vector<unsigned char> computed_;  // not vector<bool>: read on every slot
+  std::vector<unsigned char> approximate_;
   std::vector<signed char> verdicts_;
   std::vector<std::uint32_t> evaluating_;  // formulas being computed, outermost first
   expr::Value this_value_;
@@ -232,9 +242,10 @@ Evaluation Evaluator::evaluate(const counts::Sample& sample) const {
     r.node = prepared_node.node;
     for (const std::uint32_t event : chosen.events) {
       // Present but never on a counter (time_running 0) or not a valid count: as good as missing.
-      const counts::Count* count = scope.count(event);
-      if (!count || !count->scaled()) r.missing_events.push_back(p.events[event]);
-      if (count) r.counted_share = std::min(r.counted_share, count->running_share());
+      if (!scope.scaled(event)) r.missing_events.push_back(p.events[event]);
+      if (const counts::Count* count = scope.count(event)) {
+        r.counted_share = std::min(r.counted_share, count->running_share());
+      }
     }
     r.value = scope.formula(prepared_node.formula);
     r.approximate = r.value && scope.is_approximate(prepared_node.formula);
