@@ -15,6 +15,7 @@
 #include "region/mmap_read.h"
 #include "region/open_session.h"
 #include "region/readers.h"
+#include "region/session_impl.h"
 
 #ifdef TOPDOWN_HAVE_PAPI
 #include <papi.h>
@@ -46,12 +47,12 @@ std::optional<Session> session_or_skip(benchmark::State& state, OpenCounters cou
   }
   SessionInfo info;
   info.reader = reader;
-  return detail::SessionAccess::make(start_session(std::move(counters), info));
+  return Session::Impl::wrap(start_session(std::move(counters), info));
 }
 
 // The raw ways to take the readings one region needs (two), on one group.
 struct RawGroup {
-  const PerfGroup* group;
+  const perf::Group* group;
   std::size_t count;
   bool perf_metrics;
 };
@@ -61,10 +62,11 @@ RawGroup raw_view(const OpenCounters& counters) {
 }
 
 void raw_read(const RawGroup& raw) {
-  uint64_t words[3 + kMaxValues];
-  const std::size_t bytes = (3 + raw.count) * sizeof(uint64_t);
-  benchmark::DoNotOptimize(::read(raw.group->leader_fd(), words, bytes));
-  benchmark::DoNotOptimize(::read(raw.group->leader_fd(), words, bytes));
+  // perf::kReadGroup: nr, both times, then a value and an id per event.
+  uint64_t words[3 + 2 * kMaxValues];
+  const std::size_t bytes = (3 + 2 * raw.count) * sizeof(uint64_t);
+  benchmark::DoNotOptimize(::read(raw.group->leader(), words, bytes));
+  benchmark::DoNotOptimize(::read(raw.group->leader(), words, bytes));
   benchmark::ClobberMemory();
 }
 
@@ -122,7 +124,7 @@ void BM_PapiRead(benchmark::State& state) {
   // The same events, in PAPI's spelling of perf's raw encodings; the session's
   // group is closed first so that both do not compete for the counters.
   std::vector<std::string> names;
-  for (const events::Encoding& encoding : counters->counting.events) {
+  for (const perf::Event& encoding : counters->counting.events) {
     char name[64];
     std::snprintf(name, sizeof name, "perf_raw::r%llx", static_cast<unsigned long long>(encoding.config));
     names.emplace_back(name);
@@ -181,7 +183,7 @@ void BM_RegionOverhead(benchmark::State& state) {
   std::optional<OpenCounters> counters = open_or_skip(state, static_cast<int>(state.range(0)));
   if (!counters) return;
   // The session takes the group over; the raw paths keep reading it.
-  const std::shared_ptr<PerfGroup> group = counters->group;
+  const std::shared_ptr<perf::Group> group = counters->group;
   const RawGroup raw = raw_view(*counters);
   const double read_ns = best_ns([&] { raw_read(raw); });
   const std::optional<double> rdpmc_ns =
