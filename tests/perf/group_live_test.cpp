@@ -6,6 +6,7 @@
 #include <chrono>
 #include <vector>
 
+#include "perf/event.h"
 #include "perf/group.h"
 
 namespace topdown::perf {
