@@ -2,8 +2,11 @@
 // counters in the same run: two read() of the group, two rdpmc sweeps of its
 // mmap pages, two PAPI_read of the same events. BM_RegionOverhead puts the
 // library next to the cheaper raw path and reports the ratio (the goal: at
-// most 1.05). Paths that cannot count on this machine are skipped with the
-// reason (on a VM without a PMU, all of them).
+// most 1.05). Each runs on this CPU's counters ("cpu") and, where it
+// applies, on the kernel's software events of tests/data/software.model
+// ("software"), which count on every machine: the library's cost over a raw
+// read() of the same group is measured even without a PMU. Paths that cannot
+// count on this machine are skipped with the reason.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -15,6 +18,7 @@
 #include "region/mmap_read.h"
 #include "region/open_session.h"
 #include "region/readers.h"
+#include "region/session_impl.h"
 
 #ifdef TOPDOWN_HAVE_PAPI
 #include <papi.h>
@@ -23,16 +27,20 @@
 namespace topdown::region {
 namespace {
 
-Options options_for(int level) {
+// What a benchmark counts: this CPU's model (or PERF_METRICS), or software events.
+enum class Counters { Cpu, Software };
+
+Options options_for(Counters counters, int level) {
   Options options;
   options.level = level;
+  if (counters == Counters::Software) options.model_file = TOPDOWN_SOURCE_DIR "/tests/data/software.model";
   return options;
 }
 
 // The counters of `level`, open on this thread, or why they cannot be.
-std::optional<OpenCounters> open_or_skip(benchmark::State& state, int level) {
+std::optional<OpenCounters> open_or_skip(benchmark::State& state, Counters counters, int level) {
   try {
-    return open_counters(options_for(level));
+    return open_counters(options_for(counters, level));
   } catch (const Error& error) {
     state.SkipWithError(error.what());
   }
@@ -46,12 +54,12 @@ std::optional<Session> session_or_skip(benchmark::State& state, OpenCounters cou
   }
   SessionInfo info;
   info.reader = reader;
-  return detail::SessionAccess::make(start_session(std::move(counters), info));
+  return Session::Impl::wrap(start_session(std::move(counters), info));
 }
 
 // The raw ways to take the readings one region needs (two), on one group.
 struct RawGroup {
-  const PerfGroup* group;
+  const perf::Group* group;
   std::size_t count;
   bool perf_metrics;
 };
@@ -61,10 +69,11 @@ RawGroup raw_view(const OpenCounters& counters) {
 }
 
 void raw_read(const RawGroup& raw) {
-  uint64_t words[3 + kMaxValues];
-  const std::size_t bytes = (3 + raw.count) * sizeof(uint64_t);
-  benchmark::DoNotOptimize(::read(raw.group->leader_fd(), words, bytes));
-  benchmark::DoNotOptimize(::read(raw.group->leader_fd(), words, bytes));
+  // perf::kReadGroup: nr, both times, then a value and an id per event.
+  uint64_t words[3 + 2 * kMaxValues];
+  const std::size_t bytes = (3 + 2 * raw.count) * sizeof(uint64_t);
+  benchmark::DoNotOptimize(::read(raw.group->leader(), words, bytes));
+  benchmark::DoNotOptimize(::read(raw.group->leader(), words, bytes));
   benchmark::ClobberMemory();
 }
 
@@ -81,9 +90,12 @@ void raw_rdpmc(const RawGroup& raw) {
   }
 }
 
-void BM_RegionBeginEnd(benchmark::State& state) {
+constexpr int kRdpmc = static_cast<int>(Reader::Rdpmc);
+constexpr int kRead = static_cast<int>(Reader::Read);
+
+void BM_RegionBeginEnd(benchmark::State& state, Counters what) {
   const auto reader = static_cast<Reader>(state.range(1));
-  std::optional<OpenCounters> counters = open_or_skip(state, static_cast<int>(state.range(0)));
+  std::optional<OpenCounters> counters = open_or_skip(state, what, static_cast<int>(state.range(0)));
   if (!counters) return;
   std::optional<Session> session = session_or_skip(state, std::move(*counters), reader);
   if (!session) return;
@@ -93,19 +105,23 @@ void BM_RegionBeginEnd(benchmark::State& state) {
     session->end();
   }
 }
-BENCHMARK(BM_RegionBeginEnd)
-    ->ArgsProduct({{1, 2}, {static_cast<int>(Reader::Rdpmc), static_cast<int>(Reader::Read)}})
+BENCHMARK_CAPTURE(BM_RegionBeginEnd, cpu, Counters::Cpu)
+    ->ArgsProduct({{1, 2}, {kRdpmc, kRead}})
+    ->ArgNames({"level", "rdpmc0_read1"});
+BENCHMARK_CAPTURE(BM_RegionBeginEnd, software, Counters::Software)
+    ->Args({1, kRead})
     ->ArgNames({"level", "rdpmc0_read1"});
 
-void BM_RawGroupRead(benchmark::State& state) {
-  std::optional<OpenCounters> counters = open_or_skip(state, static_cast<int>(state.range(0)));
+void BM_RawGroupRead(benchmark::State& state, Counters what) {
+  std::optional<OpenCounters> counters = open_or_skip(state, what, static_cast<int>(state.range(0)));
   if (!counters) return;
   for (auto _ : state) raw_read(raw_view(*counters));
 }
-BENCHMARK(BM_RawGroupRead)->Arg(1)->Arg(2)->ArgName("level");
+BENCHMARK_CAPTURE(BM_RawGroupRead, cpu, Counters::Cpu)->Arg(1)->Arg(2)->ArgName("level");
+BENCHMARK_CAPTURE(BM_RawGroupRead, software, Counters::Software)->Arg(1)->ArgName("level");
 
 void BM_RawRdpmc(benchmark::State& state) {
-  std::optional<OpenCounters> counters = open_or_skip(state, static_cast<int>(state.range(0)));
+  std::optional<OpenCounters> counters = open_or_skip(state, Counters::Cpu, static_cast<int>(state.range(0)));
   if (!counters) return;
   if (!counters->rdpmc_reader) {
     state.SkipWithError("rdpmc cannot read these counters here (not allowed by the kernel, or the group is off the PMU)");
@@ -117,14 +133,14 @@ BENCHMARK(BM_RawRdpmc)->Arg(1)->Arg(2)->ArgName("level");
 
 void BM_PapiRead(benchmark::State& state) {
 #ifdef TOPDOWN_HAVE_PAPI
-  std::optional<OpenCounters> counters = open_or_skip(state, static_cast<int>(state.range(0)));
+  std::optional<OpenCounters> counters = open_or_skip(state, Counters::Cpu, static_cast<int>(state.range(0)));
   if (!counters) return;
   // The same events, in PAPI's spelling of perf's raw encodings; the session's
   // group is closed first so that both do not compete for the counters.
   std::vector<std::string> names;
-  for (const events::Encoding& encoding : counters->counting.events) {
+  for (const perf::Event& event : counters->counting.events) {
     char name[64];
-    std::snprintf(name, sizeof name, "perf_raw::r%llx", static_cast<unsigned long long>(encoding.config));
+    std::snprintf(name, sizeof name, "perf_raw::r%llx", static_cast<unsigned long long>(event.config));
     names.emplace_back(name);
   }
   counters.reset();
@@ -177,11 +193,11 @@ double best_ns(const std::function<void()>& action) {
 }
 
 // The library's begin+end over the cheaper raw path, on the same group.
-void BM_RegionOverhead(benchmark::State& state) {
-  std::optional<OpenCounters> counters = open_or_skip(state, static_cast<int>(state.range(0)));
+void BM_RegionOverhead(benchmark::State& state, Counters what) {
+  std::optional<OpenCounters> counters = open_or_skip(state, what, static_cast<int>(state.range(0)));
   if (!counters) return;
   // The session takes the group over; the raw paths keep reading it.
-  const std::shared_ptr<PerfGroup> group = counters->group;
+  const std::shared_ptr<perf::Group> group = counters->group;
   const RawGroup raw = raw_view(*counters);
   const double read_ns = best_ns([&] { raw_read(raw); });
   const std::optional<double> rdpmc_ns =
@@ -205,7 +221,8 @@ void BM_RegionOverhead(benchmark::State& state) {
   state.counters["overhead_ratio"] = library / baseline;
   state.counters["within_5pct"] = library <= 1.05 * baseline ? 1 : 0;
 }
-BENCHMARK(BM_RegionOverhead)->Arg(1)->Arg(2)->ArgName("level")->Iterations(3);
+BENCHMARK_CAPTURE(BM_RegionOverhead, cpu, Counters::Cpu)->Arg(1)->Arg(2)->ArgName("level")->Iterations(3);
+BENCHMARK_CAPTURE(BM_RegionOverhead, software, Counters::Software)->Arg(1)->ArgName("level")->Iterations(3);
 
 }  // namespace
 }  // namespace topdown::region

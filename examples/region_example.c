@@ -1,18 +1,22 @@
-/* The C API: one region around a loop, its level-1 nodes printed. */
+/* The C API: one region around a loop, its level-1 nodes printed.
+ *   region_example_c [MODEL_FILE]
+ * MODEL_FILE instead of this CPU's model: tests/data/software.model opens
+ * even without a PMU. */
 #include <stdint.h>
 #include <stdio.h>
 #include <topdown/region.h>
 
-int main(void) {
+int main(int argc, char** argv) {
   td_region_options options;
   td_region_session* session;
   td_region_report* report;
   td_region_id loop;
   volatile uint64_t sum = 0;
-  size_t r, n;
+  size_t r, n, w;
   uint64_t i;
 
   td_region_options_init(&options);
+  if (argc > 1) options.model_file = argv[1];
   if (td_region_open(&options, &session) != TD_REGION_OK) {
     fprintf(stderr, "region_example_c: %s\n", td_region_last_error());
     return 1;
@@ -40,6 +44,7 @@ int main(void) {
         printf("  %-20s   n/a\n", node->name);
       }
     }
+    for (w = 0; w < region->warning_count; ++w) printf("  warning: %s\n", region->warnings[w]);
   }
   td_region_report_free(report);
   td_region_close(session);

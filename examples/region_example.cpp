@@ -1,6 +1,8 @@
 // Measures two regions of a small program with the C++ API and prints their
 // TopDown trees:
-//   region_example [LEVEL]
+//   region_example [LEVEL [MODEL_FILE]]
+// (MODEL_FILE instead of this CPU's model: tests/data/software.model opens
+// even without a PMU.)
 // A named region ("sum" and "lookup") adds up all its calls; "lookup" runs
 // inside "sum", so its slots are also part of "sum"'s.
 #include <topdown/region.hpp>
@@ -27,6 +29,7 @@ uint64_t lookup(const std::vector<uint32_t>& table, uint64_t seed, int count) {
 int main(int argc, char** argv) {
   topdown::region::Options options;
   options.level = argc > 1 ? std::atoi(argv[1]) : 1;
+  if (argc > 2) options.model_file = argv[2];
   std::optional<topdown::region::Error> error;
   auto session = topdown::region::Session::try_open(options, &error);
   if (!session) {

@@ -59,11 +59,17 @@ typedef enum {
   TD_REGION_READER_READ = 2   /* read() of the counter group */
 } td_region_reader;
 
+/* Fill it with td_region_options_init, then change what you need: the
+ * library learns from struct_size which version of the struct the program
+ * was built with, so that fields can be added later. */
 typedef struct td_region_options {
+  size_t struct_size;        /* sizeof(td_region_options): set by td_region_options_init */
   int level;                 /* 1 or 2 (default 1) */
   td_region_reader reader;   /* default TD_REGION_READER_AUTO */
   int include_kernel;        /* count kernel mode too (default 0: user mode only) */
   const char* models_dir;    /* NULL: $TOPDOWN_MODELS, the installed models, the source tree */
+  const char* model_file;    /* NULL: the CPU's model or PERF_METRICS; else count this model file
+                                (tests/data/software.model in the sources opens without a PMU) */
   uint64_t reset_slots;      /* Intel PERF_METRICS with rdpmc: reset after this many slots; 0 = default */
 } td_region_options;
 
@@ -94,6 +100,8 @@ typedef struct td_region_result {
   double counted_share;    /* 1 = the counters ran the whole time */
   size_t node_count;
   const td_region_node* nodes; /* tree order */
+  size_t warning_count;
+  const char* const* warnings; /* one line each: dropped calls, suspicious counts, misuse */
 } td_region_result;
 
 typedef struct td_region_report {
@@ -103,7 +111,10 @@ typedef struct td_region_report {
   const char* method;              /* "perf-metrics" or "model <name>" */
 } td_region_report;
 
+/* Sets struct_size and the defaults. */
 void td_region_options_init(td_region_options* options);
+/* TD_REGION_ERR_INVALID_ARGUMENT when options->struct_size is not set by
+ * td_region_options_init (a struct this library does not know). */
 int td_region_open(const td_region_options* options, td_region_session** session);
 void td_region_close(td_region_session* session);
 
@@ -114,6 +125,8 @@ int td_region_begin_named(td_region_session* session, const char* name);
 /* Ends the innermost open region. */
 int td_region_end(td_region_session* session);
 
+/* Every pointer of the report, the strings too, stays valid until
+ * td_region_report_free. */
 int td_region_get_report(const td_region_session* session, td_region_report** report);
 void td_region_report_free(td_region_report* report);
 

@@ -69,6 +69,11 @@ struct Options {
   // Where the *.model files are; empty: $TOPDOWN_MODELS, then the installed
   // models (<prefix>/share/topdown/models), then the source tree.
   std::string models_dir;
+  // A model file (docs/model-format.md) to count instead of the CPU's model
+  // or PERF_METRICS; empty: chosen by CPU. A model of the kernel's software
+  // events (tests/data/software.model in the sources) opens on any machine,
+  // without a PMU, to try the library or measure its cost.
+  std::string model_file;
   // Intel PERF_METRICS read with rdpmc: reset the counters after this many
   // slots to keep the 8-bit fields precise; 0 = the default (2^32 slots,
   // a few hundred milliseconds).
@@ -114,10 +119,6 @@ struct SessionInfo {
   std::vector<std::string> events;  // counted, leader first
 };
 
-namespace detail {
-struct SessionAccess;
-}
-
 class Session {
  public:
   // Opens the counters on the calling thread. Throws Error (NoPmu,
@@ -147,7 +148,6 @@ class Session {
 
  private:
   explicit Session(std::unique_ptr<Impl> impl);
-  friend struct detail::SessionAccess;
   friend class Scope;
   std::unique_ptr<Impl> impl_;
 };

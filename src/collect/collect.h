@@ -18,6 +18,7 @@
 #include "common/error.h"
 #include "counts/counts.h"
 #include "events/event.h"
+#include "perf/open_failure.h"
 
 namespace topdown::collect {
 
@@ -99,7 +100,7 @@ class CommandNotStarted : public Error {
 // sends to topdown meanwhile are forwarded to it (a Ctrl-C at the terminal
 // reaches it directly). With no groups it just runs the command.
 // Throws topdown::Error when the command cannot be run or a counter cannot
-// be opened (see explain_open_failure); the child is always reaped.
+// be opened (see perf::explain_open_failure); the child is always reaped.
 // The same as collect(Target{argv}, groups, options).
 WorkloadResult run_workload(const std::vector<std::string>& argv, const std::vector<CounterGroup>& groups,
                             const Options& options = {});
@@ -135,19 +136,13 @@ std::vector<int> select_cpus(std::string_view list,
 // enables it (attached processes, CPUs).
 enum class Start { OnExec, OnEnable };
 
-// The perf_event_attr for one event. Only a group leader is created disabled
-// and enabled by exec (or by collect); members follow their leader.
+// The perf_event_attr for one event (read one by one, with its times). Only a
+// group leader is created disabled and enabled by exec (or by collect);
+// members follow their leader.
 perf_event_attr make_attr(const events::Encoding& encoding, const Options& options, bool is_leader,
                           Start start = Start::OnExec);
 
-// True when the kernel exposes a core CPU PMU ("cpu", or "cpu_core"/"cpu_atom"
-// on hybrid Intel) under `sysfs_devices`.
-bool pmu_available(const std::filesystem::path& sysfs_devices = "/sys/bus/event_source/devices");
-
-// One line saying why perf_event_open failed with `err` for `encoding` and
-// what to do about it. `paranoid` is the content of
-// /proc/sys/kernel/perf_event_paranoid (empty when unreadable).
-std::string explain_open_failure(int err, const events::Encoding& encoding, const std::filesystem::path& sysfs_devices,
-                                 const std::string& paranoid);
+// True when the kernel exposes a core CPU PMU (perf/open_failure.h).
+using perf::pmu_available;
 
 }  // namespace topdown::collect

@@ -1,20 +1,16 @@
 #include "collect/counter_set.h"
 
 #include <fmt/format.h>
-#include <sys/ioctl.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 
 #include "common/error.h"
+#include "perf/open_failure.h"
 
 namespace topdown::collect {
 namespace {
-
-const std::filesystem::path kSysfsDevices = "/sys/bus/event_source/devices";
 
 std::string read_paranoid() {
   std::ifstream in("/proc/sys/kernel/perf_event_paranoid");
@@ -36,43 +32,39 @@ CounterSet::CounterSet(const std::vector<CounterGroup>& groups, const std::vecto
                        const Options& options, Start start) {
   for (const Placement& where : placements) {
     const size_t placement = placements_.size();
+    const size_t groups_before = groups_.size();
     placements_.push_back(where);
     bool vanished = false;
     for (const CounterGroup& group : groups) {
-      int leader = -1;
+      OpenGroup open{placement, {}, perf::Group({where.pid, where.cpu})};
       for (const events::Encoding& encoding : group.events) {
         if (encoding.type == events::Encoding::kAbsentPmu) {
           throw Error("cannot count '" + encoding.name + "': this machine has no PMU '" + encoding.pmu +
                       "' (the event is for another CPU); choose the model of this CPU or leave out --cpu");
         }
-        perf_event_attr attr = make_attr(encoding, options, leader < 0, start);
-        const long fd = ::syscall(SYS_perf_event_open, &attr, where.pid, where.cpu, leader, PERF_FLAG_FD_CLOEXEC);
-        if (fd < 0) {
-          const int err = errno;
-          // A thread of an attached process may end while we open its counters.
-          if (err == ESRCH && where.cpu < 0) {
-            vanished = true;
-            break;
-          }
-          throw Error(where_text(where) + explain_open_failure(err, encoding, kSysfsDevices, read_paranoid()));
+        const int err = open.group.add(make_attr(encoding, options, open.group.empty(), start));
+        // A thread of an attached process may end while we open its counters.
+        if (err == ESRCH && where.cpu < 0) {
+          vanished = true;
+          break;
         }
-        counters_.push_back({group.copies.key_of(encoding.name), placement, Fd(static_cast<int>(fd))});
-        if (leader < 0) {
-          leader = counters_.back().fd.get();
-          leaders_.push_back(leader);
+        if (err != 0) {
+          throw Error(where_text(where) + perf::explain_open_failure(err, encoding.perf_event(options.include_kernel),
+                                                                     perf::kSysfsDevices, read_paranoid()));
         }
+        open.keys.push_back(group.copies.key_of(encoding.name));
       }
+      if (!open.group.empty()) groups_.push_back(std::move(open));
       if (vanished) break;
     }
-    const bool has_counters = !counters_.empty() && counters_.back().placement == placement;
-    if (!has_counters) placements_.pop_back();
+    if (groups_.size() == groups_before) placements_.pop_back();
   }
 }
 
 void CounterSet::enable() const {
-  for (const int leader : leaders_) {
-    if (::ioctl(leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) != 0) {
-      throw Error(std::string("cannot start the counters: ") + std::strerror(errno));
+  for (const OpenGroup& open : groups_) {
+    if (const int err = open.group.enable()) {
+      throw Error(std::string("cannot start the counters: ") + std::strerror(err));
     }
   }
 }
@@ -81,15 +73,17 @@ std::vector<counts::Place> CounterSet::read() const {
   std::vector<counts::Place> places;
   places.reserve(placements_.size());
   for (const Placement& where : placements_) places.push_back({where.label, {}});
-  for (const Counter& counter : counters_) {
-    // value, time_enabled, time_running (read_format without PERF_FORMAT_GROUP)
-    uint64_t fields[3] = {};
-    const ssize_t got = ::read(counter.fd.get(), fields, sizeof fields);
-    if (got != static_cast<ssize_t>(sizeof fields)) {
-      throw Error(fmt::format("{}cannot read the counter of '{}': {}", where_text(placements_[counter.placement]),
-                              counter.key.event, got < 0 ? std::strerror(errno) : "short read"));
+  for (const OpenGroup& open : groups_) {
+    for (size_t i = 0; i < open.group.size(); ++i) {
+      perf::Reading reading;
+      if (const int failed = perf::read_event(open.group.fd(i), reading)) {
+        throw Error(fmt::format("{}cannot read the counter of '{}': {}", where_text(placements_[open.placement]),
+                                open.keys[i].event, perf::read_failure(failed)));
+      }
+      places[open.placement].sample.add(open.keys[i],
+                                        {static_cast<double>(reading.value), reading.times.enabled,
+                                         reading.times.running});
     }
-    places[counter.placement].sample.add(counter.key, {static_cast<double>(fields[0]), fields[1], fields[2]});
   }
   return places;
 }

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "collect/collect.h"
-#include "collect/process.h"
 #include "counts/counts.h"
+#include "perf/group.h"
 
 namespace topdown::collect {
 
@@ -28,7 +28,7 @@ class CounterSet {
  public:
   // Opens each group on each placement. A thread that exits before its
   // counters are open is left out; any other failure throws Error with
-  // explain_open_failure's reason.
+  // perf::explain_open_failure's reason.
   CounterSet(const std::vector<CounterGroup>& groups, const std::vector<Placement>& placements,
              const Options& options, Start start);
 
@@ -40,14 +40,14 @@ class CounterSet {
   std::vector<counts::Place> read() const;
 
  private:
-  struct Counter {
-    counts::EventKey key;
+  // One CounterGroup opened on one placement; its events are read one by one.
+  struct OpenGroup {
     size_t placement;  // index into placements_
-    Fd fd;
+    std::vector<counts::EventKey> keys;  // of each event, as its counts are labelled
+    perf::Group group;
   };
   std::vector<Placement> placements_;  // those with counters
-  std::vector<Counter> counters_;
-  std::vector<int> leaders_;
+  std::vector<OpenGroup> groups_;
 };
 
 }  // namespace topdown::collect

@@ -62,17 +62,6 @@ int exec_errno(const Fd& error_read) {
 
 }  // namespace
 
-Fd& Fd::operator=(Fd&& other) noexcept {
-  reset();
-  fd_ = std::exchange(other.fd_, -1);
-  return *this;
-}
-
-void Fd::reset() {
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = -1;
-}
-
 Fd watch_process(pid_t pid) {
   const long fd = ::syscall(SYS_pidfd_open, pid, 0);
   if (fd < 0) {

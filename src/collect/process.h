@@ -5,30 +5,14 @@
 
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "collect/run_as.h"
+#include "perf/fd.h"
 
 namespace topdown::collect {
 
-// An owned file descriptor, closed when it goes away.
-class Fd {
- public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-  Fd& operator=(Fd&& other) noexcept;
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() { reset(); }
-
-  int get() const { return fd_; }
-  void reset();
-
- private:
-  int fd_ = -1;
-};
+using perf::Fd;  // pipes, timers and pidfds too
 
 // A pidfd: readable (poll) once the process has exited. Throws Error naming
 // `pid` when the process does not exist.

@@ -1,53 +1,29 @@
-#include <linux/perf_event.h>
-#include <sys/ioctl.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <vector>
 
 #include "cpu/cpu_info.h"
+#include "perf/event.h"
+#include "perf/group.h"
 
 namespace topdown::cpu {
 namespace {
 
-class EventFd {
- public:
-  explicit EventFd(int fd) : fd_(fd) {}
-  EventFd(EventFd&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
-  EventFd(const EventFd&) = delete;
-  EventFd& operator=(const EventFd&) = delete;
-  EventFd& operator=(EventFd&&) = delete;
-  ~EventFd() {
-    if (fd_ >= 0) close(fd_);
-  }
-  int get() const { return fd_; }
-  bool valid() const { return fd_ >= 0; }
-
- private:
-  int fd_;
-};
-
-EventFd open_cycles(bool amd, int group_fd) {
-  perf_event_attr attr{};
-  attr.size = sizeof attr;
+perf::Event cycles_event(bool amd) {
+  perf::Event cycles;
+  cycles.name = "cycles";
   if (amd) {
     // ls_not_halted_cyc: the generic cycles event may be mapped elsewhere.
-    attr.type = PERF_TYPE_RAW;
-    attr.config = 0x76;
+    cycles.type = PERF_TYPE_RAW;
+    cycles.config = 0x76;
   } else {
-    attr.type = PERF_TYPE_HARDWARE;
-    attr.config = PERF_COUNT_HW_CPU_CYCLES;
+    cycles.type = PERF_TYPE_HARDWARE;
+    cycles.config = PERF_COUNT_HW_CPU_CYCLES;
   }
-  attr.disabled = group_fd < 0;
-  attr.exclude_kernel = 1;
-  attr.exclude_hv = 1;
-  attr.read_format =
-      PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-  const long fd = syscall(SYS_perf_event_open, &attr, 0, -1, group_fd, 0);
-  return EventFd(static_cast<int>(fd));
+  cycles.exclude_kernel = true;
+  cycles.exclude_hv = true;
+  return cycles;
 }
 
 void spin_for_a_millisecond() {
@@ -66,28 +42,22 @@ struct GroupResult {
 
 GroupResult run_group(int size, bool amd) {
   GroupResult result;
-  std::vector<EventFd> events;
-  events.push_back(open_cycles(amd, -1));
-  if (!events.front().valid()) return result;
-  result.leader_opened = true;
-  for (int i = 1; i < size; ++i) {
-    events.push_back(open_cycles(amd, events.front().get()));
-    if (!events.back().valid()) return result;
+  const perf::Event cycles = cycles_event(amd);
+  perf::Group group;  // this thread
+  for (int i = 0; i < size; ++i) {
+    const perf_event_attr attr = perf::make_attr(cycles, {.read_format = perf::kReadGroup, .disabled = group.empty()});
+    if (group.add(attr) != 0) return result;
+    result.leader_opened = true;
   }
-  const int leader = events.front().get();
-  if (ioctl(leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) != 0) return result;
+  if (group.enable() != 0) return result;
   spin_for_a_millisecond();
-  ioctl(leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+  group.disable();
 
-  // Layout of a group read: nr, time_enabled, time_running, value[nr].
-  std::vector<uint64_t> buffer(3 + static_cast<size_t>(size));
-  const ssize_t bytes = read(leader, buffer.data(), buffer.size() * sizeof(uint64_t));
-  if (bytes < static_cast<ssize_t>(3 * sizeof(uint64_t)) || buffer[2] == 0) return result;
+  std::vector<uint64_t> values(group.size());
+  perf::Times times;
+  if (group.read(values, times) != 0 || times.running == 0) return result;
   result.scheduled = true;
-  const size_t values = std::min<size_t>(buffer[0], static_cast<size_t>(size));
-  for (size_t i = 0; i < values; ++i) {
-    if (buffer[3 + i] > 0) ++result.advanced;
-  }
+  result.advanced = static_cast<int>(std::count_if(values.begin(), values.end(), [](uint64_t v) { return v > 0; }));
   return result;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cpu/cpu_info.h"
+#include "perf/event.h"
 
 namespace topdown::events {
 
@@ -50,6 +51,11 @@ struct Encoding {
   // (plus "u"/"k"/"pp"), so that `perf stat -e` counts exactly this. The
   // name is left out when perf could misread it (e.g. it contains ',').
   std::string perf_spelling() const;
+
+  // The event as perf_event_open is asked to count it. The kernel (and the
+  // hypervisor) are left out unless `include_kernel` (--kernel) or the event
+  // counts the kernel only (":SUP").
+  perf::Event perf_event(bool include_kernel) const;
 };
 
 // Everything needed to resolve names for one CPU.

@@ -1,8 +1,8 @@
 // The C API over the C++ one: no exception crosses it, every failure is a
 // code plus a thread-local message.
 #include <string>
-#include <vector>
 
+#include "region/c_report.h"
 #include "topdown/region.h"
 #include "topdown/region.hpp"
 
@@ -67,30 +67,6 @@ topdown::region::ReaderChoice reader_choice(td_region_reader reader) {
   return topdown::region::ReaderChoice::Auto;
 }
 
-// The report and everything its pointers point into.
-struct ReportStorage : td_region_report {
-  std::vector<topdown::region::RegionResult> results;
-  std::vector<td_region_result> c_results;
-  std::vector<std::vector<td_region_node>> c_nodes;
-  std::string reader_name;
-  std::string method_name;
-};
-
-td_region_node to_c(const topdown::region::NodeValue& node) {
-  td_region_node c{};
-  c.name = node.name.c_str();
-  c.vendor_name = node.vendor_name.c_str();
-  c.parent = node.parent.c_str();
-  c.level = node.level;
-  c.has_fraction = node.fraction.has_value();
-  c.fraction = node.fraction.value_or(0.0);
-  c.has_slots = node.slots.has_value();
-  c.slots = node.slots.value_or(0.0);
-  c.over_threshold = node.over_threshold;
-  c.bottleneck = node.bottleneck;
-  return c;
-}
-
 }  // namespace
 
 extern "C" {
@@ -98,6 +74,7 @@ extern "C" {
 void td_region_options_init(td_region_options* options) {
   if (options == nullptr) return;
   *options = td_region_options{};
+  options->struct_size = sizeof(td_region_options);
   options->level = 1;
   options->reader = TD_REGION_READER_AUTO;
 }
@@ -107,11 +84,20 @@ int td_region_open(const td_region_options* options, td_region_session** session
   if (session == nullptr) return null_argument("session");
   *session = nullptr;
   return guarded([&] {
+    // Only one version of the struct exists so far; later versions will
+    // accept the sizes of the earlier ones too.
+    if (options->struct_size != sizeof(td_region_options)) {
+      throw Error(ErrorCode::InvalidArgument,
+                  "td_region_options.struct_size is " + std::to_string(options->struct_size) +
+                      ", not the size this library knows (" + std::to_string(sizeof(td_region_options)) +
+                      "); fill the options with td_region_options_init() before changing them");
+    }
     topdown::region::Options cpp;
     cpp.level = options->level;
     cpp.reader = reader_choice(options->reader);
     cpp.include_kernel = options->include_kernel != 0;
     if (options->models_dir) cpp.models_dir = options->models_dir;
+    if (options->model_file) cpp.model_file = options->model_file;
     cpp.reset_slots = options->reset_slots;
     *session = new td_region_session{topdown::region::Session(cpp)};
   });
@@ -146,37 +132,12 @@ int td_region_get_report(const td_region_session* session, td_region_report** re
   if (session == nullptr) return null_argument("session");
   if (report == nullptr) return null_argument("report");
   *report = nullptr;
-  return guarded([&] {
-    auto storage = std::make_unique<ReportStorage>();
-    storage->results = session->session.results();
-    const topdown::region::SessionInfo& info = session->session.info();
-    storage->reader_name = info.reader == topdown::region::Reader::Rdpmc ? "rdpmc" : "read";
-    storage->method_name = info.method;
-    for (const auto& result : storage->results) {
-      std::vector<td_region_node>& nodes = storage->c_nodes.emplace_back();
-      for (const auto& node : result.nodes) nodes.push_back(to_c(node));
-      td_region_result c{};
-      c.name = result.name.c_str();
-      c.parent = result.parent.c_str();
-      c.depth = result.depth;
-      c.calls = result.calls;
-      c.dropped_calls = result.dropped_calls;
-      c.has_slots = result.slots.has_value();
-      c.slots = result.slots.value_or(0.0);
-      c.counted_share = result.counted_share;
-      c.node_count = nodes.size();
-      c.nodes = nodes.data();
-      storage->c_results.push_back(c);
-    }
-    storage->region_count = storage->c_results.size();
-    storage->regions = storage->c_results.data();
-    storage->reader = storage->reader_name.c_str();
-    storage->method = storage->method_name.c_str();
-    *report = storage.release();
-  });
+  return guarded([&] { *report = topdown::region::make_report(session->session).release(); });
 }
 
-void td_region_report_free(td_region_report* report) { delete static_cast<ReportStorage*>(report); }
+void td_region_report_free(td_region_report* report) {
+  delete static_cast<topdown::region::ReportStorage*>(report);
+}
 
 const char* td_region_last_error(void) { return last_error.c_str(); }
 

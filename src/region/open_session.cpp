@@ -1,14 +1,12 @@
 #include <chrono>
 
-#include "collect/collect.h"
+#include "perf/open_failure.h"
 #include "region/open_error.h"
 #include "region/open_session.h"
 #include "region/readers.h"
 
 namespace topdown::region {
 namespace {
-
-const char* const kSysfsDevices = "/sys/bus/event_source/devices";
 
 // Nanoseconds per reading: the best of a few batches, after a warm-up, so a
 // single interruption does not decide. nullopt when a reading fails.
@@ -33,16 +31,26 @@ std::optional<double> time_reader(CounterReader& reader) {
   return best;
 }
 
+// The group of `counting` on the calling thread, not yet enabled.
+std::shared_ptr<perf::Group> open_group(const Counting& counting, const std::string& paranoid) {
+  auto group = std::make_shared<perf::Group>();
+  for (std::size_t i = 0; i < counting.attrs.size(); ++i) {
+    if (const int err = group->add(counting.attrs[i])) throw open_error(err, counting.events[i], paranoid);
+  }
+  return group;
+}
+
 }  // namespace
 
 OpenCounters open_counters(const Options& options) {
   check_options(options);
   const cpu::CpuInfo cpu = cpu::detect();
-  if (!collect::pmu_available(kSysfsDevices)) throw no_pmu_error(cpu.perf_event_paranoid);
+  // A model file may count what needs no PMU: the kernel's software events.
+  if (options.model_file.empty() && !perf::pmu_available()) throw no_pmu_error(cpu.perf_event_paranoid);
   OpenCounters counters;
-  counters.counting = plan_counting(cpu, metrics::detect(kSysfsDevices), options);
+  counters.counting = plan_counting(cpu, metrics::detect(perf::kSysfsDevices), options);
   const Counting& counting = counters.counting;
-  counters.group = std::make_shared<PerfGroup>(counting.attrs, counting.events, cpu.perf_event_paranoid);
+  counters.group = open_group(counting, cpu.perf_event_paranoid);
   counters.group->enable();
   const std::size_t count = counting.attrs.size();
   counters.read_reader =
@@ -62,7 +70,7 @@ std::unique_ptr<Session::Impl> open_session(const Options& options) {
   SessionInfo info;
   info.method = counters.counting.method_name;
   info.title = counters.counting.title;
-  for (const events::Encoding& encoding : counters.counting.events) info.events.push_back(encoding.name);
+  for (const perf::Event& event : counters.counting.events) info.events.push_back(event.name);
   // read() first: on PERF_METRICS it resets the counters, and the rdpmc
   // reader starts its own period afterwards.
   info.read_ns = time_reader(*counters.read_reader);

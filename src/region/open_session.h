@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "cpu/cpu_info.h"
-#include "events/event.h"
 #include "model/model.h"
+#include "perf/event.h"
+#include "perf/group.h"
 #include "region/counter_reader.h"
 #include "region/method.h"
-#include "region/perf_group.h"
 #include "region/perf_metrics.h"
 #include "region/session_impl.h"
 #include "schedule/plan.h"
@@ -23,8 +23,8 @@
 namespace topdown::region {
 
 struct Counting {
-  std::vector<events::Encoding> events;  // leader first; names for messages and info
-  std::vector<perf_event_attr> attrs;    // the same events, as one group
+  std::vector<perf::Event> events;     // leader first; names for messages and info
+  std::vector<perf_event_attr> attrs;  // the same events, as one group read with perf::kReadGroup
   std::unique_ptr<Method> method;
   bool perf_metrics = false;  // the group's fields reset on read()
   std::string method_name;    // "perf-metrics" or "model <name>"
@@ -34,10 +34,11 @@ struct Counting {
 // Throws InvalidArgument for options no session can have (a level outside 1-2).
 void check_options(const Options& options);
 
-// PERF_METRICS when this is an Intel CPU whose kernel offers it (`support`),
-// otherwise the CPU's model. Throws region::Error: InvalidArgument for a
-// level outside 1-2, UnsupportedCpu, Model, DoesNotFit (the level needs more
-// than one group of the counters that really count).
+// The model of Options::model_file when one is given; else PERF_METRICS when
+// this is an Intel CPU whose kernel offers it (`support`), otherwise the
+// CPU's model. Throws region::Error: InvalidArgument for a level outside 1-2,
+// UnsupportedCpu, Model, DoesNotFit (the level needs more than one group of
+// the counters that really count).
 Counting plan_counting(const cpu::CpuInfo& cpu, const std::optional<metrics::Support>& support,
                        const Options& options);
 
@@ -54,7 +55,7 @@ std::filesystem::path model_dir();
 // readers. Throws region::Error.
 struct OpenCounters {
   Counting counting;
-  std::shared_ptr<PerfGroup> group;
+  std::shared_ptr<perf::Group> group;
   std::unique_ptr<CounterReader> read_reader;
   std::unique_ptr<CounterReader> rdpmc_reader;  // null: rdpmc cannot read the group here
 };

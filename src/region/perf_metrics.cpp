@@ -105,29 +105,21 @@ std::vector<NodeValue> decode(int64_t slots, const int64_t* field_slots_x255, in
   return nodes;
 }
 
-std::vector<perf_event_attr> group_attrs(uint32_t pmu_type, int level, bool include_kernel) {
-  std::vector<perf_event_attr> attrs;
-  for (int i = -1; i < field_count(level); ++i) {
-    perf_event_attr attr{};
-    attr.size = sizeof attr;
-    attr.type = pmu_type;
-    attr.config = i < 0 ? kSlotsConfig : kFirstFieldConfig + static_cast<uint64_t>(i) * kFieldConfigStep;
-    attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-    attr.exclude_kernel = include_kernel ? 0 : 1;
-    attr.exclude_hv = attr.exclude_kernel;
-    if (i < 0) attr.disabled = 1;  // the leader starts the group once it is complete
-    attrs.push_back(attr);
-  }
-  return attrs;
-}
-
-std::vector<std::string> group_event_names(int level) {
+std::vector<perf::Event> group_events(uint32_t pmu_type, int level, bool include_kernel) {
   static const char* const kFieldNames[] = {"topdown-retiring",  "topdown-bad-spec",      "topdown-fe-bound",
                                             "topdown-be-bound",  "topdown-heavy-ops",     "topdown-br-mispredict",
                                             "topdown-fetch-lat", "topdown-mem-bound"};
-  std::vector<std::string> names{"slots"};
-  for (int i = 0; i < field_count(level); ++i) names.emplace_back(kFieldNames[i]);
-  return names;
+  std::vector<perf::Event> events;
+  for (int i = -1; i < field_count(level); ++i) {
+    perf::Event event;
+    event.name = i < 0 ? "slots" : kFieldNames[i];
+    event.type = pmu_type;
+    event.config = i < 0 ? kSlotsConfig : kFirstFieldConfig + static_cast<uint64_t>(i) * kFieldConfigStep;
+    event.exclude_kernel = !include_kernel;
+    event.exclude_hv = event.exclude_kernel;
+    events.push_back(std::move(event));
+  }
+  return events;
 }
 
 std::optional<Support> detect(const std::filesystem::path& sysfs_devices) {

@@ -4,8 +4,6 @@
 // last reset that went to one TopDown category (levels 1 and, on Sapphire
 // Rapids and later, 2). Pure decoding, so every rule is tested with synthetic
 // register values.
-#include <linux/perf_event.h>
-
 #include <array>
 #include <cstdint>
 #include <filesystem>
@@ -13,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "perf/event.h"
 #include "region/snapshot.h"
 #include "topdown/region.hpp"
 
@@ -78,11 +77,11 @@ struct ResetSchedule {
 // and Core_Bound by subtraction). Fractions are n/a when there were no slots.
 std::vector<NodeValue> decode(int64_t slots, const int64_t* field_slots_x255, int level);
 
-// The group: SLOTS leading, then one event per field, all with
-// PERF_FORMAT_GROUP (a rule of the kernel for these events).
-std::vector<perf_event_attr> group_attrs(uint32_t pmu_type, int level, bool include_kernel);
-// perf's names for the group's events, in the same order.
-std::vector<std::string> group_event_names(int level);
+// The group: SLOTS leading, then one event per field, named as perf names
+// them (slots, topdown-retiring, ...); user mode only unless include_kernel.
+// The group must be read with PERF_FORMAT_GROUP (a rule of the kernel for
+// these events), as every region group is.
+std::vector<perf::Event> group_events(uint32_t pmu_type, int level, bool include_kernel);
 
 struct Support {
   std::string pmu;  // "cpu" or, on hybrid CPUs, "cpu_core"

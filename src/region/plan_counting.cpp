@@ -1,9 +1,17 @@
-#include "collect/collect.h"
 #include "events/model_resolver.h"
 #include "region/open_session.h"
 
 namespace topdown::region {
 namespace {
+
+// One group on the calling thread, read as a whole; the session enables it.
+std::vector<perf_event_attr> group_attrs(const std::vector<perf::Event>& events) {
+  std::vector<perf_event_attr> attrs;
+  for (const perf::Event& event : events) {
+    attrs.push_back(perf::make_attr(event, {.read_format = perf::kReadGroup, .disabled = attrs.empty()}));
+  }
+  return attrs;
+}
 
 Counting plan_metrics(const cpu::CpuInfo& cpu, const metrics::Support& support, const Options& options) {
   if (options.level >= 2 && !support.level2) {
@@ -12,16 +20,8 @@ Counting plan_metrics(const cpu::CpuInfo& cpu, const metrics::Support& support, 
                     support.pmu + " PMU of this CPU (" + cpu.id.brand + ") does not offer; use level 1");
   }
   Counting counting;
-  counting.attrs = metrics::group_attrs(support.type, options.level, options.include_kernel);
-  const std::vector<std::string> names = metrics::group_event_names(options.level);
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    events::Encoding encoding;
-    encoding.name = names[i];
-    encoding.pmu = support.pmu;
-    encoding.type = counting.attrs[i].type;
-    encoding.config = counting.attrs[i].config;
-    counting.events.push_back(std::move(encoding));
-  }
+  counting.events = metrics::group_events(support.type, options.level, options.include_kernel);
+  counting.attrs = group_attrs(counting.events);
   counting.method = make_metrics_method(options.level);
   counting.perf_metrics = true;
   counting.method_name = "perf-metrics";
@@ -29,7 +29,16 @@ Counting plan_metrics(const cpu::CpuInfo& cpu, const metrics::Support& support, 
   return counting;
 }
 
+model::Model load_model_file(const std::string& file) {
+  try {
+    return model::load_model(file);
+  } catch (const topdown::Error& error) {
+    throw Error(ErrorCode::Model, error.what());
+  }
+}
+
 model::Model load_model(const cpu::CpuInfo& cpu, const Options& options) {
+  if (!options.model_file.empty()) return load_model_file(options.model_file);
   const std::filesystem::path dir = options.models_dir.empty() ? model_dir() : std::filesystem::path(options.models_dir);
   std::error_code error;
   if (!std::filesystem::is_directory(dir, error)) {
@@ -73,18 +82,12 @@ Counting plan_model(const cpu::CpuInfo& cpu, const Options& options) {
                                        : std::string("regions need a CPU with more working counters")));
   }
   Counting counting;
-  counting.events = plan.groups.front().events;
-  collect::Options attr_options;
-  attr_options.count_children = false;  // this thread only
-  attr_options.include_kernel = options.include_kernel;
   std::vector<std::string> names;
-  for (const events::Encoding& encoding : counting.events) {
-    perf_event_attr attr = collect::make_attr(encoding, attr_options, counting.attrs.empty());
-    attr.enable_on_exec = 0;  // the session enables the group itself
-    attr.read_format |= PERF_FORMAT_GROUP;
-    counting.attrs.push_back(attr);
+  for (const events::Encoding& encoding : plan.groups.front().events) {
+    counting.events.push_back(encoding.perf_event(options.include_kernel));
     names.push_back(encoding.name);
   }
+  counting.attrs = group_attrs(counting.events);
   counting.method = make_model_method(model, schedule::select_nodes(model, selection), std::move(names), vars,
                                       plan.identities);
   counting.method_name = "model " + model.name;
@@ -104,7 +107,9 @@ void check_options(const Options& options) {
 Counting plan_counting(const cpu::CpuInfo& cpu, const std::optional<metrics::Support>& support,
                        const Options& options) {
   check_options(options);
-  if (cpu.id.vendor == cpu::Vendor::Intel && support) return plan_metrics(cpu, *support, options);
+  if (options.model_file.empty() && cpu.id.vendor == cpu::Vendor::Intel && support) {
+    return plan_metrics(cpu, *support, options);
+  }
   return plan_model(cpu, options);
 }
 

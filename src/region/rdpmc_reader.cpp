@@ -8,7 +8,7 @@ uint64_t no_tsc() { return 0; }
 
 class RdpmcReader final : public CounterReader {
  public:
-  RdpmcReader(std::shared_ptr<PerfGroup> group, std::size_t count)
+  RdpmcReader(std::shared_ptr<perf::Group> group, std::size_t count)
       : group_(std::move(group)), count_(count), fallback_(make_group_read_reader(group_, count, 1)) {}
 
   void read(Snapshot& out) override {
@@ -30,14 +30,14 @@ class RdpmcReader final : public CounterReader {
   Reader kind() const override { return Reader::Rdpmc; }
 
  private:
-  std::shared_ptr<PerfGroup> group_;
+  std::shared_ptr<perf::Group> group_;
   std::size_t count_;
   std::unique_ptr<CounterReader> fallback_;
 };
 
 class MetricsRdpmcReader final : public CounterReader {
  public:
-  MetricsRdpmcReader(std::shared_ptr<PerfGroup> group, int level, metrics::ResetSchedule schedule)
+  MetricsRdpmcReader(std::shared_ptr<perf::Group> group, int level, metrics::ResetSchedule schedule)
       : group_(std::move(group)), bank_(metrics::field_count(level)), schedule_(schedule) {}
 
   void read(Snapshot& out) override {
@@ -88,7 +88,7 @@ class MetricsRdpmcReader final : public CounterReader {
     period_lock_ = page.lock;
   }
 
-  std::shared_ptr<PerfGroup> group_;
+  std::shared_ptr<perf::Group> group_;
   metrics::PeriodBank bank_;
   metrics::ResetSchedule schedule_;
   uint32_t period_lock_ = 0;
@@ -97,16 +97,16 @@ class MetricsRdpmcReader final : public CounterReader {
 
 }  // namespace
 
-std::unique_ptr<CounterReader> make_rdpmc_reader(std::shared_ptr<PerfGroup> group, std::size_t count) {
+std::unique_ptr<CounterReader> make_rdpmc_reader(std::shared_ptr<perf::Group> group, std::size_t count) {
   return std::make_unique<RdpmcReader>(std::move(group), count);
 }
 
-std::unique_ptr<CounterReader> make_metrics_rdpmc_reader(std::shared_ptr<PerfGroup> group, int level,
+std::unique_ptr<CounterReader> make_metrics_rdpmc_reader(std::shared_ptr<perf::Group> group, int level,
                                                          metrics::ResetSchedule schedule) {
   return std::make_unique<MetricsRdpmcReader>(std::move(group), level, schedule);
 }
 
-bool rdpmc_usable(const PerfGroup& group, std::size_t events) {
+bool rdpmc_usable(const perf::Group& group, std::size_t events) {
   for (std::size_t i = 0; i < events && i < group.size(); ++i) {
     const volatile perf_event_mmap_page& page = *group.page(i);
     if ((page.capabilities & kCapUserRdpmc) == 0 || page.index == 0) return false;

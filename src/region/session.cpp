@@ -34,7 +34,7 @@ std::unique_ptr<Session::Impl> open_or_throw(const Options& options) {
 
 }  // namespace
 
-Session::Session(const Options& options) : impl_(open_or_throw(options)) {}
+Session::Session(const Options& options) : Session(open_or_throw(options)) {}
 Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Session::Session(Session&&) noexcept = default;
 Session& Session::operator=(Session&&) noexcept = default;

@@ -1,7 +1,7 @@
 #pragma once
 // The state behind a Session: its owner thread, reader and method, the named
-// regions with their totals and the stack of open regions. Tests build it
-// with synthetic readers (detail::SessionAccess).
+// regions with their totals and the stack of open regions. Tests and the
+// benchmark build sessions on their own readers with Impl::wrap.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -25,6 +25,10 @@ struct Session::Impl {
   // reads (the perf group) open for as long as the session lives.
   Impl(std::unique_ptr<CounterReader> reader, std::unique_ptr<Method> method, std::size_t value_count,
        SessionInfo info);
+
+  // The Session over `impl`. A nested class may use Session's private
+  // constructor, so the public header needs no hook for this.
+  static Session wrap(std::unique_ptr<Impl> impl) { return Session(std::move(impl)); }
 
   RegionId region(std::string_view name);
   void begin(RegionId id);
@@ -66,11 +70,5 @@ struct Session::Impl {
   Snapshot ending;
   std::vector<std::string> session_warnings;
 };
-
-namespace detail {
-struct SessionAccess {
-  static Session make(std::unique_ptr<Session::Impl> impl) { return Session(std::move(impl)); }
-};
-}  // namespace detail
 
 }  // namespace topdown::region

@@ -19,6 +19,12 @@ struct Snapshot {
   // in between at a moment the reader does not know.
   uint64_t epoch = 0;
   bool valid = false;  // false: the counters could not be read
+
+  // Multiplies the `count` values after the leader by `scale`: PERF_METRICS
+  // fields read() as slots, the rdpmc reader counts them in slots x 0xff.
+  void scale_members(std::size_t count, uint64_t scale) {
+    for (std::size_t i = 1; i < count; ++i) values[i] *= scale;
+  }
 };
 
 struct Totals {

@@ -77,7 +77,7 @@ inline FakeSession fake_session(Counting counting) {
   SessionInfo info;
   info.method = counting.method_name;
   auto impl = std::make_unique<Session::Impl>(std::move(reader), std::move(counting.method), events.size(), info);
-  return FakeSession{detail::SessionAccess::make(std::move(impl)), raw, events};
+  return FakeSession{Session::Impl::wrap(std::move(impl)), raw, events};
 }
 
 // Zen 5, level 1, SMT off, where one call is a known breakdown: 1000 cycles

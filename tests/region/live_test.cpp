@@ -6,8 +6,8 @@
 #include <map>
 #include <sstream>
 
-#include "collect/collect.h"
 #include "demos/kernels.h"
+#include "perf/open_failure.h"
 #include "topdown/region.h"
 #include "topdown/region.hpp"
 
@@ -17,7 +17,7 @@ namespace {
 constexpr const char* kNoPmu = "no hardware PMU on this machine (a VM without vPMU?)";
 
 TEST(RegionLive, OpeningWithoutAPmuIsAnErrorWithAMessage) {
-  if (collect::pmu_available()) GTEST_SKIP() << "this machine has a PMU: opening succeeds";
+  if (perf::pmu_available()) GTEST_SKIP() << "this machine has a PMU: opening succeeds";
   std::optional<Error> error;
   EXPECT_FALSE(Session::try_open({}, &error).has_value());
   ASSERT_TRUE(error.has_value());
@@ -35,7 +35,7 @@ TEST(RegionLive, OpeningWithoutAPmuIsAnErrorWithAMessage) {
 }
 
 TEST(RegionLive, TheCApiReportsTheMissingPmuAndLeavesNoSession) {
-  if (collect::pmu_available()) GTEST_SKIP() << "this machine has a PMU: opening succeeds";
+  if (perf::pmu_available()) GTEST_SKIP() << "this machine has a PMU: opening succeeds";
   td_region_options options;
   td_region_options_init(&options);
   td_region_session* session = reinterpret_cast<td_region_session*>(0x1);
@@ -69,7 +69,7 @@ std::map<std::string, double> topdown_stat_level1(const std::string& kernel, uin
 }
 
 TEST(RegionLive, ARegionAroundAKernelMatchesTopdownStatWithinThreePoints) {
-  if (!collect::pmu_available()) GTEST_SKIP() << kNoPmu;
+  if (!perf::pmu_available()) GTEST_SKIP() << kNoPmu;
   struct Case {
     std::string kernel;
     uint64_t (*run)(uint64_t);
@@ -100,7 +100,7 @@ TEST(RegionLive, ARegionAroundAKernelMatchesTopdownStatWithinThreePoints) {
 }
 
 TEST(RegionLive, BothReadersGiveTheSameBreakdown) {
-  if (!collect::pmu_available()) GTEST_SKIP() << kNoPmu;
+  if (!perf::pmu_available()) GTEST_SKIP() << kNoPmu;
   std::map<Reader, std::optional<RegionResult>> results;
   for (const ReaderChoice choice : {ReaderChoice::Rdpmc, ReaderChoice::Read}) {
     Options options;
@@ -126,7 +126,7 @@ TEST(RegionLive, BothReadersGiveTheSameBreakdown) {
 }
 
 TEST(RegionLive, SessionInfoSaysHowItCounts) {
-  if (!collect::pmu_available()) GTEST_SKIP() << kNoPmu;
+  if (!perf::pmu_available()) GTEST_SKIP() << kNoPmu;
   std::optional<Error> error;
   auto session = Session::try_open({}, &error);
   ASSERT_TRUE(session.has_value()) << error->what();

@@ -170,30 +170,23 @@ TEST(RegionPerfMetrics, ResetIsDueOncePeriodReachesTheSchedule) {
 
 TEST(RegionPerfMetrics, GroupHasSlotsLeadingAndAFieldEventEach) {
   for (int level : {1, 2}) {
-    const auto attrs = group_attrs(4, level, false);
-    ASSERT_EQ(attrs.size(), level == 1 ? 5u : 9u);
-    EXPECT_EQ(attrs[0].config, 0x0400u);
-    EXPECT_EQ(attrs[0].disabled, 1u);
-    for (std::size_t i = 1; i < attrs.size(); ++i) {
-      EXPECT_EQ(attrs[i].config, 0x8000u + 0x100u * (i - 1)) << i;
-      EXPECT_EQ(attrs[i].disabled, 0u) << i;
-    }
-    for (const auto& attr : attrs) {
-      EXPECT_EQ(attr.type, 4u);
-      EXPECT_EQ(attr.size, sizeof(perf_event_attr));
-      EXPECT_EQ(attr.read_format,
-                static_cast<uint64_t>(PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING));
-      EXPECT_EQ(attr.exclude_kernel, 1u);
-      EXPECT_EQ(attr.inherit, 0u);
+    const auto events = group_events(4, level, false);
+    ASSERT_EQ(events.size(), level == 1 ? 5u : 9u);
+    EXPECT_EQ(events[0].name, "slots");
+    EXPECT_EQ(events[0].config, 0x0400u);
+    for (std::size_t i = 1; i < events.size(); ++i) EXPECT_EQ(events[i].config, 0x8000u + 0x100u * (i - 1)) << i;
+    for (const auto& event : events) {
+      EXPECT_EQ(event.type, 4u);
+      EXPECT_TRUE(event.exclude_kernel);
+      EXPECT_TRUE(event.exclude_hv);
+      EXPECT_FALSE(event.exclude_user);
     }
   }
-  EXPECT_EQ(group_attrs(8, 1, true)[2].exclude_kernel, 0u);
-  EXPECT_EQ(group_attrs(8, 1, true)[2].type, 8u);
-  const auto names = group_event_names(2);
-  ASSERT_EQ(names.size(), 9u);
-  EXPECT_EQ(names[0], "slots");
-  EXPECT_EQ(names[1], "topdown-retiring");
-  EXPECT_EQ(names[8], "topdown-mem-bound");
+  EXPECT_FALSE(group_events(8, 1, true)[2].exclude_kernel);
+  EXPECT_EQ(group_events(8, 1, true)[2].type, 8u);
+  const auto names = group_events(4, 2, false);
+  EXPECT_EQ(names[1].name, "topdown-retiring");
+  EXPECT_EQ(names[8].name, "topdown-mem-bound");
 }
 
 class RegionPerfMetricsSysfs : public ::testing::Test {

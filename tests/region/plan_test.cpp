@@ -81,6 +81,33 @@ TEST(RegionPlan, IntelWithPerfMetricsUsesThemWithoutAModel) {
   EXPECT_NE(message.find("level 2 needs the level-2 fields of PERF_METRICS"), std::string::npos) << message;
 }
 
+TEST(RegionPlan, AModelFileIsCountedEvenWherePerfMetricsExist) {
+  cpu::CpuInfo intel;
+  intel.id.vendor = cpu::Vendor::Intel;
+  intel.id.family = 6;
+  intel.id.model = 0x8F;
+  intel.reported_counters = 8;
+  Options options;
+  options.model_file = TOPDOWN_SOURCE_DIR "/tests/data/software.model";
+  const Counting counting = plan_counting(intel, metrics::Support{"cpu", 4, false}, options);
+  EXPECT_FALSE(counting.perf_metrics);
+  EXPECT_EQ(counting.method_name, "model software");
+  ASSERT_FALSE(counting.events.empty());
+  EXPECT_EQ(counting.events[0].name, "task-clock");
+  EXPECT_EQ(counting.events[0].type, static_cast<uint32_t>(PERF_TYPE_SOFTWARE));
+  ASSERT_EQ(counting.attrs.size(), counting.events.size());
+  for (std::size_t i = 0; i < counting.attrs.size(); ++i) {
+    EXPECT_EQ(counting.attrs[i].read_format, perf::kReadGroup) << i;
+    EXPECT_EQ(counting.attrs[i].disabled, i == 0 ? 1u : 0u) << i;
+    EXPECT_EQ(counting.attrs[i].config, counting.events[i].config) << i;
+  }
+
+  std::string message;
+  options.model_file = "/nonexistent/my.model";
+  EXPECT_EQ(plan_error(intel, std::nullopt, options, &message), ErrorCode::Model);
+  EXPECT_NE(message.find("/nonexistent/my.model"), std::string::npos) << message;
+}
+
 TEST(RegionPlan, IntelWithoutPerfMetricsFallsBackToItsModel) {
   cpu::CpuInfo haswell;
   haswell.id.vendor = cpu::Vendor::Intel;

@@ -4,8 +4,8 @@
 #include <thread>
 #include <vector>
 
-#include "collect/collect.h"
 #include "fake_reader.h"
+#include "perf/open_failure.h"
 #include "topdown/region.h"
 
 namespace topdown::region {
@@ -82,7 +82,7 @@ TEST(RegionThreads, ResultsMayBeReadOnAnotherThreadAfterTheOwnerIsDone) {
 }
 
 TEST(RegionThreads, LiveSessionsOnSeveralThreadsCountTheirOwnThread) {
-  if (!collect::pmu_available()) GTEST_SKIP() << "no hardware PMU on this machine (a VM without vPMU?)";
+  if (!perf::pmu_available()) GTEST_SKIP() << "no hardware PMU on this machine (a VM without vPMU?)";
   constexpr int kThreads = 2;
   std::vector<std::optional<RegionResult>> results(kThreads);
   std::vector<std::string> errors(kThreads);

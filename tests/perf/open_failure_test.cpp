@@ -2,10 +2,10 @@
 
 #include <cerrno>
 
-#include "collect/collect.h"
-#include "test_support.h"
+#include "../support/temp_tree.h"
+#include "perf/open_failure.h"
 
-namespace topdown::collect {
+namespace topdown::perf {
 namespace {
 
 // A fake /sys/bus/event_source/devices, with or without a core PMU.
@@ -21,16 +21,16 @@ class OpenFailure : public ::testing::Test {
     std::ofstream(root_ / name / "type") << "4\n";
   }
 
-  static events::Encoding retired_instructions() {
-    events::Encoding encoding;
-    encoding.name = "ex_ret_instr";
-    encoding.type = 4;
-    encoding.config = 0xc0;
-    return encoding;
+  static Event retired_instructions() {
+    Event event;
+    event.name = "ex_ret_instr";
+    event.type = 4;
+    event.config = 0xc0;
+    return event;
   }
 
-  testing::TempDir sysfs_;
-  const std::filesystem::path& root_ = sysfs_.path();
+  testing::TempTree sysfs_;
+  const std::filesystem::path& root_ = sysfs_.root();
 };
 
 TEST_F(OpenFailure, PmuAvailableNeedsACorePmu) {
@@ -81,7 +81,7 @@ TEST_F(OpenFailure, NotPermittedNamesParanoidAndTheFix) {
 }
 
 TEST_F(OpenFailure, RejectedEncodingShowsTheConfig) {
-  events::Encoding offcore = retired_instructions();
+  Event offcore = retired_instructions();
   offcore.name = "OFFCORE_RESPONSE.ALL_DATA_RD";
   offcore.config = 0x01b7;
   offcore.config1 = 0x10091;
@@ -106,4 +106,4 @@ TEST_F(OpenFailure, OtherErrorsKeepTheSystemMessage) {
 }
 
 }  // namespace
-}  // namespace topdown::collect
+}  // namespace topdown::perf

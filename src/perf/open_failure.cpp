@@ -4,9 +4,9 @@
 #include <charconv>
 #include <cstring>
 
-#include "collect/collect.h"
+#include "perf/open_failure.h"
 
-namespace topdown::collect {
+namespace topdown::perf {
 
 bool pmu_available(const std::filesystem::path& sysfs_devices) {
   std::error_code ignored;
@@ -21,7 +21,7 @@ namespace {
 // What kernel.perf_event_paranoid allows a user without CAP_PERFMON, and so
 // what to change. Levels above 2 come from distribution patches (Debian 3,
 // Ubuntu 4): no perf_event_open at all.
-std::string not_permitted(const events::Encoding& encoding, const std::string& paranoid) {
+std::string not_permitted(const Event& event, const std::string& paranoid) {
   int level = 0;
   const char* end = paranoid.data() + paranoid.size();
   const auto [stop, error] = std::from_chars(paranoid.data(), end, level);
@@ -41,7 +41,7 @@ std::string not_permitted(const events::Encoding& encoding, const std::string& p
         "not permitted: kernel.perf_event_paranoid is 2, which allows counting only user space of your own "
         "processes{}; leave out --kernel, kernel-only events (:SUP) and -a/-C, or allow kernel counting with "
         "'sudo sysctl kernel.perf_event_paranoid=1'",
-        encoding.exclude_user ? " and this event counts only the kernel" : "");
+        event.exclude_user ? " and this event counts only the kernel" : "");
   }
   return fmt::format(
       "not permitted although kernel.perf_event_paranoid is {}: counting whole CPUs (-a, -C) needs 0 or less, "
@@ -52,36 +52,36 @@ std::string not_permitted(const events::Encoding& encoding, const std::string& p
 
 }  // namespace
 
-std::string explain_open_failure(int err, const events::Encoding& encoding, const std::filesystem::path& sysfs_devices,
+std::string explain_open_failure(int err, const Event& event, const std::filesystem::path& sysfs_devices,
                                  const std::string& paranoid) {
-  const std::string event = fmt::format("cannot count '{}' (type {}, config {:#x}, config1 {:#x})", encoding.name,
-                                        encoding.type, encoding.config, encoding.config1);
+  const std::string what = fmt::format("cannot count '{}' (type {}, config {:#x}, config1 {:#x})", event.name,
+                                       event.type, event.config, event.config1);
   switch (err) {
     case ENOENT:
     case ENODEV:
     case EOPNOTSUPP:
       if (!pmu_available(sysfs_devices)) {
-        return event +
+        return what +
                ": no hardware PMU: this kernel exposes no CPU performance counters (a VM without a virtual "
                "PMU?); enable the vPMU in the hypervisor or run on bare metal";
       }
       return fmt::format(
           "{}: the PMU does not support this event or its modifiers ({}); check that the event exists on this "
           "CPU and drop precise or user/kernel modifiers",
-          event, std::strerror(err));
+          what, std::strerror(err));
     case EACCES:
     case EPERM:
-      return event + ": " + not_permitted(encoding, paranoid);
+      return what + ": " + not_permitted(event, paranoid);
     case EINVAL:
-      return event +
+      return what +
              ": the kernel rejected this encoding; check the event's umask, cmask and modifiers for "
              "this CPU";
     case EMFILE:
     case ENFILE:
-      return event + ": too many open files; raise the limit with 'ulimit -n' or count fewer events";
+      return what + ": too many open files; raise the limit with 'ulimit -n' or count fewer events";
     default:
-      return fmt::format("{}: perf_event_open failed: {}", event, std::strerror(err));
+      return fmt::format("{}: perf_event_open failed: {}", what, std::strerror(err));
   }
 }
 
-}  // namespace topdown::collect
+}  // namespace topdown::perf

@@ -1,39 +1,19 @@
-#include "region/group_read.h"
+#include "region/snapshot.h"
 
 #include <gtest/gtest.h>
 
 namespace topdown::region {
 namespace {
 
-TEST(RegionGroupRead, TakesTimesAndValuesInGroupOrder) {
-  const uint64_t words[] = {3, 900, 600, 10, 20, 30};
+TEST(RegionSnapshot, ScalesMembersButNotTheLeader) {
   Snapshot snapshot;
-  ASSERT_TRUE(parse_group_read(words, 6, 3, 1, snapshot));
-  EXPECT_TRUE(snapshot.valid);
-  EXPECT_EQ(snapshot.time_enabled, 900u);
-  EXPECT_EQ(snapshot.time_running, 600u);
-  EXPECT_EQ(snapshot.values[0], 10u);
-  EXPECT_EQ(snapshot.values[1], 20u);
-  EXPECT_EQ(snapshot.values[2], 30u);
-}
-
-TEST(RegionGroupRead, ScalesMembersButNotTheLeader) {
-  const uint64_t words[] = {2, 1, 1, 1000, 7};
-  Snapshot snapshot;
-  ASSERT_TRUE(parse_group_read(words, 5, 2, 0xff, snapshot));
+  snapshot.values[0] = 1000;
+  snapshot.values[1] = 7;
+  snapshot.values[2] = 9;
+  snapshot.scale_members(2, 0xff);
   EXPECT_EQ(snapshot.values[0], 1000u);
   EXPECT_EQ(snapshot.values[1], 7u * 0xff);
-}
-
-TEST(RegionGroupRead, RejectsShortReadsAndOtherGroups) {
-  const uint64_t words[] = {3, 900, 600, 10, 20, 30};
-  Snapshot snapshot;
-  snapshot.valid = true;
-  EXPECT_FALSE(parse_group_read(words, 5, 3, 1, snapshot));
-  EXPECT_FALSE(snapshot.valid);
-  EXPECT_FALSE(parse_group_read(words, 6, 2, 1, snapshot));
-  EXPECT_FALSE(parse_group_read(words, 0, 3, 1, snapshot));
-  EXPECT_FALSE(parse_group_read(words, 6, 0, 1, snapshot));
+  EXPECT_EQ(snapshot.values[2], 9u);  // not one of the group's
 }
 
 TEST(RegionTotals, SubtractsModuloTwoToTheSixtyFourAndCountsCalls) {

@@ -4,32 +4,31 @@
 
 #include <cerrno>
 
-#include "collect/collect.h"
-#include "test_support.h"
+#include "../support/temp_tree.h"
+#include "perf/open_failure.h"
 
-namespace topdown::collect {
+namespace topdown::perf {
 namespace {
 
 const char* const kEvent = "cannot count 'ex_ret_instr' (type 4, config 0xc0, config1 0x0): ";
 
-events::Encoding retired_instructions() {
-  events::Encoding encoding;
-  encoding.name = "ex_ret_instr";
-  encoding.config = 0xc0;
-  return encoding;
+Event retired_instructions() {
+  Event event;
+  event.name = "ex_ret_instr";
+  event.config = 0xc0;
+  return event;
 }
 
 class FailuresOpen : public ::testing::Test {
  protected:
   // A fake /sys/bus/event_source/devices with a core PMU.
   void SetUp() override {
-    std::filesystem::create_directories(sysfs_.path() / "cpu");
-    std::ofstream(sysfs_.path() / "cpu" / "type") << "4\n";
+    sysfs_.write("cpu/type", "4\n");
   }
-  std::string explain(int err, const std::string& paranoid, const events::Encoding& encoding = retired_instructions()) {
-    return explain_open_failure(err, encoding, sysfs_.path(), paranoid);
+  std::string explain(int err, const std::string& paranoid, const Event& event = retired_instructions()) {
+    return explain_open_failure(err, event, sysfs_.root(), paranoid);
   }
-  testing::TempDir sysfs_;
+  testing::TempTree sysfs_;
 };
 
 TEST_F(FailuresOpen, ParanoidAboveTwoForbidsEverythingAndAsksForTwo) {
@@ -47,7 +46,7 @@ TEST_F(FailuresOpen, ParanoidTwoAllowsOnlyUserSpace) {
                 "not permitted: kernel.perf_event_paranoid is 2, which allows counting only user space of your own "
                 "processes; leave out --kernel, kernel-only events (:SUP) and -a/-C, or allow kernel counting with "
                 "'sudo sysctl kernel.perf_event_paranoid=1'");
-  events::Encoding kernel_only = retired_instructions();
+  Event kernel_only = retired_instructions();
   kernel_only.exclude_user = true;
   EXPECT_NE(explain(EPERM, "2", kernel_only).find("your own processes and this event counts only the kernel; "),
             std::string::npos);
@@ -74,10 +73,10 @@ TEST_F(FailuresOpen, UnreadableOrGarbledParanoid) {
 }
 
 TEST_F(FailuresOpen, NoPmuWinsOverParanoidForEveryMissingDeviceErrno) {
-  testing::TempDir empty;  // no core PMU registered: a VM without a virtual PMU
+  testing::TempTree empty;  // no core PMU registered: a VM without a virtual PMU
   for (int err : {ENOENT, ENODEV, EOPNOTSUPP}) {
     for (const char* paranoid : {"-1", "2", "4"}) {
-      EXPECT_EQ(explain_open_failure(err, retired_instructions(), empty.path(), paranoid),
+      EXPECT_EQ(explain_open_failure(err, retired_instructions(), empty.root(), paranoid),
                 std::string(kEvent) +
                     "no hardware PMU: this kernel exposes no CPU performance counters (a VM without a virtual PMU?); "
                     "enable the vPMU in the hypervisor or run on bare metal")
@@ -96,4 +95,4 @@ TEST_F(FailuresOpen, MissingDeviceErrnosOnARealPmuBlameTheEvent) {
 }
 
 }  // namespace
-}  // namespace topdown::collect
+}  // namespace topdown::perf

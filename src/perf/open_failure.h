@@ -1,0 +1,22 @@
+#pragma once
+// Why perf_event_open failed, in one line that says what to do about it.
+#include <filesystem>
+#include <string>
+
+#include "perf/event.h"
+
+namespace topdown::perf {
+
+inline const std::filesystem::path kSysfsDevices = "/sys/bus/event_source/devices";
+
+// True when the kernel exposes a core CPU PMU ("cpu", or "cpu_core"/"cpu_atom"
+// on hybrid Intel) under `sysfs_devices`.
+bool pmu_available(const std::filesystem::path& sysfs_devices = kSysfsDevices);
+
+// One line saying why perf_event_open failed with `err` for `event` and
+// what to do about it. `paranoid` is the content of
+// /proc/sys/kernel/perf_event_paranoid (empty when unreadable).
+std::string explain_open_failure(int err, const Event& event, const std::filesystem::path& sysfs_devices,
+                                 const std::string& paranoid);
+
+}  // namespace topdown::perf
