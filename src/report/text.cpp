@@ -39,6 +39,8 @@ std::string note_text(const eval::NodeResult& r) {
   return text;
 }
 
+constexpr double kThousandsFrom = 10000;
+
 std::string with_thousands(double value) {
   std::string digits = fmt::format("{:.0f}", value);
   std::string out;
@@ -54,7 +56,11 @@ std::string with_thousands(double value) {
 
 std::string value_text(const eval::NodeResult& r) {
   if (!r.value) return "n/a";
-  if (r.node->is_info) return fmt::format("{:.2f}", *r.value);
+  if (r.node->is_info) {
+    // Cycles and counts run to billions, where decimals say nothing and
+    // separators make the digits readable.
+    return std::abs(*r.value) >= kThousandsFrom ? with_thousands(*r.value) : fmt::format("{:.2f}", *r.value);
+  }
   return fmt::format("{:.1f}%", std::clamp(*r.value, 0.0, 1.0) * 100);
 }
 
