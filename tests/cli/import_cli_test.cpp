@@ -106,6 +106,29 @@ TEST(ImportCli, ToplevKernelCountsGiveTheKernelTimeInfoMetrics) {
   }
 }
 
+// Terminal escapes in a file reach the terminal escaped: in the error that
+// quotes a bad line, and in the Events table that lists the file's names.
+TEST(ImportCli, ControlBytesOfTheFileAreEscapedOnTheTerminal) {
+  TempTree tree;
+  const auto bad = tree.write("bad.csv", "1000000,,ls_not_halted_cyc,1000000,100.00,,\n\x1b[2J\x1b[31mgarbage\x01,\n")
+                       .string();
+  auto error = run_command(kTopdown + " import --cpu zen5 " + bad);
+  EXPECT_EQ(error.exit_code, 125);
+  EXPECT_EQ(error.err, "topdown: " + bad +
+                           ":2: expected 5 fields separated by ',' like the first row, found 2 in "
+                           "'\\x1b[2J\\x1b[31mgarbage\\x01,'\n");
+
+  const auto named = tree.write("named.csv",
+                                "1000000,,ls_not_halted_cyc,1000000,100.00,,\n"
+                                "7,,\x1b[31mEVIL\x07,1000000,100.00,,\n")
+                         .string();
+  auto report = run_command(kTopdown + " import --cpu zen5 --smt off " + named);
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_EQ(report.err.find('\x1b'), std::string::npos) << report.err;
+  EXPECT_NE(report.err.find("  \\x1b[31mEVIL\\x07" + std::string(19, ' ') + "7\n"), std::string::npos)
+      << report.err;
+}
+
 TEST(ImportCli, CountsFileWithMissingEventsShowsThemAsNa) {
   TempTree tree;
   const auto file = tree.write("counts.txt",

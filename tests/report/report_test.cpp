@@ -173,6 +173,27 @@ TEST(Text, LargeInfoValuesHaveThousandsSeparatorsAndNoDecimals) {
   EXPECT_DOUBLE_EQ(j["info"][0]["value"].get<double>(), 760852448.25);
 }
 
+// Names from an imported file reach the text report as they were read: their
+// control bytes are escaped, not sent to the terminal.
+TEST(Text, ControlBytesOfNamesAndWarningsAreEscaped) {
+  Fixture f;
+  const std::string name = "\x1b[31mEVIL\x07";
+  f.sample.events[name] = {7, 10, 10};
+  f.run.extra_events = {name, "instructions"};
+  f.run.source = "bad\x1b]0;title\x07.csv";
+  f.run.command.clear();
+  f.evaluation.warnings.push_back("counts.csv lacks " + name);
+  const std::string text = render_text(f.evaluation, f.sample, f.run, {});
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+  EXPECT_EQ(text.find('\x07'), std::string::npos) << text;
+  EXPECT_NE(text.find("topdown: Tiny test model (tiny), bad\\x1b]0;title\\x07.csv, 1.50 s\n"), std::string::npos)
+      << text;
+  // The escaped name sets the column's width.
+  EXPECT_NE(text.find("  \\x1b[31mEVIL\\x07" + std::string(19, ' ') + "7\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  instructions" + std::string(19, ' ') + "2,500\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("warning: counts.csv lacks \\x1b[31mEVIL\\x07\n"), std::string::npos) << text;
+}
+
 TEST(Text, HidesNodesUnderThresholdUnlessVerbose) {
   Fixture f;
   std::string quiet = render_text(f.evaluation, f.sample, f.run, {});
