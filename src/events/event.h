@@ -27,8 +27,8 @@ struct Encoding {
   uint64_t config = 0;
   uint64_t config1 = 0;  // e.g. OFFCORE_RESPONSE MSR value
   uint64_t config2 = 0;
-  bool exclude_user = false;    // ":SUP" / ":k"
-  bool exclude_kernel = false;  // ":USER" / ":u"
+  bool exclude_user = false;    // ":SUP" / ":sup" / ":k"
+  bool exclude_kernel = false;  // ":USER" / ":user" / ":u"
   int precise = 0;              // ":p" / ":pp" / ":ppp"
   // Counters the event may use (bit i = general counter i); all bits set when
   // unconstrained.
@@ -86,7 +86,7 @@ class Resolver {
   //                                 libpfm4, then sysfs named events of the
   //                                 core PMU
   // Modifiers (TMA style): :cN cmask, :iN invert, :eN edge, :uXX umask,
-  // :SUP kernel only, :USER user only, :p/:pp/:ppp precise.
+  // :SUP kernel only, :USER user only (both in any case), :p/:pp/:ppp precise.
   // Throws topdown::Error "unknown event 'X' for <cpu>: ..." when nothing knows it.
   Encoding resolve(std::string_view name) const;
 

@@ -1,6 +1,7 @@
 #include "events/modifiers.h"
 
 #include <algorithm>
+#include <cctype>
 #include <vector>
 
 #include "common/error.h"
@@ -24,6 +25,12 @@ std::optional<uint64_t> number_after_letter(std::string_view item) {
   return parse_number(digits, item);
 }
 
+bool equal_ignoring_case(std::string_view text, std::string_view word) {
+  auto lower = [](char c) { return std::tolower(static_cast<unsigned char>(c)); };
+  return std::equal(text.begin(), text.end(), word.begin(), word.end(),
+                    [&](char a, char b) { return lower(a) == lower(b); });
+}
+
 // perf's letters: u (user only), k (kernel only), p (more precise, up to 3).
 bool parse_perf_letters(std::string_view letters, Modifiers& modifiers) {
   if (!all_of(letters, "ukp")) return false;
@@ -38,11 +45,12 @@ bool parse_perf_letters(std::string_view letters, Modifiers& modifiers) {
 }  // namespace
 
 bool parse_modifier(std::string_view item, Modifiers& modifiers) {
-  if (item == "SUP") {
+  // TMA writes :SUP and :USER, toplev and perf files :sup and :user.
+  if (equal_ignoring_case(item, "SUP")) {
     modifiers.exclude_user = true;
     return true;
   }
-  if (item == "USER") {
+  if (equal_ignoring_case(item, "USER")) {
     modifiers.exclude_kernel = true;
     return true;
   }

@@ -79,11 +79,14 @@ std::set<std::string> model_events(const model::Model& model);
 
 
 // Maps a file's event names onto a model's events: first the model's own
-// names (in any case), then equal encodings (type, config, config1, config2;
-// the privilege level only when the model's event fixes one), so that
-// `r003c` or `cpu/event=0x3c,umask=0x0/u` feed the model's cycles event. A
-// model event takes its count from one file event only, the first that
-// matches it; a file event feeds every unclaimed model event it matches.
+// names (in any case), then equal encodings (type, config, config1, config2)
+// of the same privilege level, then, for a model event that fixes none, of a
+// level that counts user mode. So `r003c` or `cpu/event=0x3c,umask=0x0/u`
+// feed the model's cycles event and `CPU_CLK_UNHALTED.THREAD:sup` its
+// CPU_CLK_UNHALTED.THREAD_P:SUP, but a kernel-only count never feeds an event
+// without a privilege modifier. A model event takes its count from one file
+// event only, the first that matches it; a file event feeds every unclaimed
+// model event it matches.
 class EventMatcher {
  public:
   EventMatcher(const model::Model& model, const events::Resolver& resolver);

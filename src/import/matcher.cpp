@@ -3,7 +3,6 @@
 
 #include "common/error.h"
 #include "events/model_resolver.h"
-#include "events/model_resolver.h"
 #include "import/import.h"
 
 namespace topdown::import {
@@ -15,14 +14,25 @@ std::string lower_case(std::string_view text) {
   return lower;
 }
 
-// A model event without a privilege modifier counts in whatever mode the run
-// used, so the file's :u or :k does not matter for it.
-bool same_event(const events::Encoding& model_event, const events::Encoding& file_event) {
-  const bool model_fixes_privilege = model_event.exclude_user || model_event.exclude_kernel;
+// The same counter setting, whatever the privilege level. A fixed-counter
+// event and its general-counter twin (CPU_CLK_UNHALTED.THREAD and _THREAD_P)
+// have one encoding, so they match.
+bool same_count(const events::Encoding& model_event, const events::Encoding& file_event) {
   return model_event.type == file_event.type && model_event.config == file_event.config &&
-         model_event.config1 == file_event.config1 && model_event.config2 == file_event.config2 &&
-         (!model_fixes_privilege || (model_event.exclude_user == file_event.exclude_user &&
-                                     model_event.exclude_kernel == file_event.exclude_kernel));
+         model_event.config1 == file_event.config1 && model_event.config2 == file_event.config2;
+}
+
+bool same_privilege(const events::Encoding& model_event, const events::Encoding& file_event) {
+  return model_event.exclude_user == file_event.exclude_user &&
+         model_event.exclude_kernel == file_event.exclude_kernel;
+}
+
+// A model event without a privilege modifier counts what the run counts: user
+// mode (topdown's default, and perf's at perf_event_paranoid 2) or user and
+// kernel mode. A file count of user mode, with the kernel or without, stands
+// for it; a kernel-only count (:k, :sup) does not.
+bool fits_the_runs_mode(const events::Encoding& model_event, const events::Encoding& file_event) {
+  return !model_event.exclude_user && !model_event.exclude_kernel && !file_event.exclude_user;
 }
 
 std::optional<events::Encoding> try_resolve(const events::Resolver& resolver, const std::string& name) {
@@ -79,13 +89,24 @@ void EventMatcher::learn(const std::vector<std::string>& file_events) {
       if (!event.claimed && event.lower_name == lower) claim(event, *name);
     }
   }
+  std::vector<std::pair<const std::string*, events::Encoding>> resolved;
   for (const std::string* name : fresh) {
-    const auto encoding = try_resolve(resolver_, *name);
-    if (!encoding) continue;
-    for (auto& event : model_events_) {
-      if (!event.claimed && event.encoding && same_event(*event.encoding, *encoding)) claim(event, *name);
-    }
+    if (auto encoding = try_resolve(resolver_, *name)) resolved.emplace_back(name, std::move(*encoding));
   }
+  auto match_encodings = [&](bool (*privilege_fits)(const events::Encoding&, const events::Encoding&)) {
+    for (const auto& [name, encoding] : resolved) {
+      for (auto& event : model_events_) {
+        if (!event.claimed && event.encoding && same_count(*event.encoding, encoding) &&
+            privilege_fits(*event.encoding, encoding)) {
+          claim(event, *name);
+        }
+      }
+    }
+  };
+  // The same privilege level first: of `cpu/event=0x3c/u` and
+  // `cpu/event=0x3c/`, the second feeds CPU_CLK_UNHALTED.THREAD in either order.
+  match_encodings(same_privilege);
+  match_encodings(fits_the_runs_mode);
 }
 
 const std::vector<std::string>& EventMatcher::targets(const std::string& file_event) const {

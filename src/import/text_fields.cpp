@@ -1,7 +1,10 @@
 #include "import/text_fields.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+
+#include "common/printable.h"
 
 namespace topdown::import {
 
@@ -28,11 +31,12 @@ bool looks_like_number(std::string_view text) {
 }
 
 std::string excerpt(std::string_view text) {
-  std::string shown(text.substr(0, 60));
-  for (char& c : shown) {
-    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
-  }
-  return text.size() > shown.size() ? shown + "..." : shown;
+  constexpr size_t kLongest = 60;
+  size_t cut = std::min(text.size(), kLongest);
+  // Not inside a UTF-8 character: its continuation bytes are 10xxxxxx.
+  while (cut < text.size() && cut > kLongest - 3 && (static_cast<unsigned char>(text[cut]) & 0xc0u) == 0x80u) --cut;
+  const std::string shown = printable(text.substr(0, cut));
+  return cut < text.size() ? shown + "..." : shown;
 }
 
 }  // namespace topdown::import

@@ -15,7 +15,7 @@ std::optional<double> parse_count(std::string_view text);
 // inf, 1e400): such a field is a bad value, not a sign of another format.
 bool looks_like_number(std::string_view text);
 
-// `text` cut to fit in a one-line message, unprintable bytes shown as '?'.
+// `text` cut to fit in a one-line message, unprintable bytes escaped (printable()).
 std::string excerpt(std::string_view text);
 
 }  // namespace topdown::import

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "common/printable.h"
 #include "report/report.h"
 #include "report/value_text.h"
 
@@ -39,6 +40,8 @@ std::string note_text(const eval::NodeResult& r) {
   return text;
 }
 
+constexpr double kThousandsFrom = 10000;
+
 std::string with_thousands(double value) {
   std::string digits = fmt::format("{:.0f}", value);
   std::string out;
@@ -54,7 +57,11 @@ std::string with_thousands(double value) {
 
 std::string value_text(const eval::NodeResult& r) {
   if (!r.value) return "n/a";
-  if (r.node->is_info) return fmt::format("{:.2f}", *r.value);
+  if (r.node->is_info) {
+    // Cycles and counts run to billions, where decimals say nothing and
+    // separators make the digits readable.
+    return std::abs(*r.value) >= kThousandsFrom ? with_thousands(*r.value) : fmt::format("{:.2f}", *r.value);
+  }
   return fmt::format("{:.1f}%", std::clamp(*r.value, 0.0, 1.0) * 100);
 }
 
@@ -76,8 +83,11 @@ std::string render_text(const eval::Evaluation& evaluation, const counts::Sample
   for (const auto& word : run.command) command += (command.empty() ? "" : " ") + word;
   if (!run.pids.empty()) command += fmt::format("{}process {}", command.empty() ? "" : ", ", fmt::join(run.pids, ","));
   if (!run.cpus.empty()) command += fmt::format("{}CPUs {}", command.empty() ? "" : ", ", fmt::join(run.cpus, ","));
-  std::string out = fmt::format("topdown: {} ({}), {}, {:.2f} s{}\n", run.model_title, run.model_name, command,
-                                run.elapsed_s, run.signal ? ", killed by " + signal_name(*run.signal) : "");
+  // The command, a file's event names and the warnings quoting them may hold
+  // any bytes (an imported binary file): none may drive the terminal.
+  std::string out = fmt::format("topdown: {} ({}), {}, {:.2f} s{}\n", run.model_title, run.model_name,
+                                printable(command), run.elapsed_s,
+                                run.signal ? ", killed by " + signal_name(*run.signal) : "");
 
   std::map<std::string, bool, std::less<>> visible;
   std::vector<const eval::NodeResult*> tree, info;
@@ -122,16 +132,20 @@ std::string render_text(const eval::Evaluation& evaluation, const counts::Sample
   }
   if (!run.extra_events.empty()) {
     out += "\n" + paint("  Events", kBold) + "\n";
+    std::vector<std::string> shown_names;
     size_t width = 0;
-    for (const auto& event : run.extra_events) width = std::max(width, event.size());
     for (const auto& event : run.extra_events) {
-      const counts::Count* count = sample.find(event);
+      shown_names.push_back(printable(event));
+      width = std::max(width, shown_names.back().size());
+    }
+    for (size_t i = 0; i < run.extra_events.size(); ++i) {
+      const counts::Count* count = sample.find(run.extra_events[i]);
       auto scaled = count ? count->scaled() : std::nullopt;
       std::string value = scaled ? with_thousands(*scaled) : "n/a";
       std::string note = scaled && count->running_share() < 1
                              ? fmt::format("  ~ (counted {:.0f}% of the time)", count->running_share() * 100)
                              : "";
-      out += fmt::format("  {:<{}}  {:>18}{}\n", event, width, value, note);
+      out += fmt::format("  {:<{}}  {:>18}{}\n", shown_names[i], width, value, note);
     }
   }
 
@@ -154,7 +168,7 @@ std::string render_text(const eval::Evaluation& evaluation, const counts::Sample
     out += paint(fmt::format("Bottleneck: {} ({})", bottleneck->node->name, value_text(*bottleneck)), kBold) + "\n";
     if (!bottleneck->node->advice.empty()) out += "  " + bottleneck->node->advice + "\n";
   }
-  for (const auto& warning : evaluation.warnings) out += paint("warning: " + warning, kYellow) + "\n";
+  for (const auto& warning : evaluation.warnings) out += paint("warning: " + printable(warning), kYellow) + "\n";
   return out;
 }
 

@@ -7,7 +7,8 @@
 
 namespace topdown::report {
 
-// "12.3%" for tree nodes (clamped to 0-100%), "2.50" for Info metrics, "n/a".
+// "12.3%" for tree nodes (clamped to 0-100%), "2.50" for Info metrics ("760,852,448"
+// from 10,000 on: whole, with thousands separators), "n/a".
 std::string value_text(const eval::NodeResult& r);
 // The marks after a value: "~" estimate, "?" unreliable, "*" out of range.
 std::string marks(const eval::NodeResult& r);

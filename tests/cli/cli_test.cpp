@@ -1,8 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "../collect/test_support.h"
 #include "run_command.h"
 
 namespace topdown::testing {
@@ -10,6 +12,7 @@ namespace {
 
 const std::string kTopdown = TOPDOWN_BIN;
 const std::string kDemo = TOPDOWN_DEMO_BIN;
+const std::string kSoftwareModel = std::string(TOPDOWN_SOURCE_DIR) + "/tests/data/software.model";
 
 TEST(Cli, InfoDescribesTheCpu) {
   auto r = run_command(kTopdown + " info");
@@ -104,13 +107,18 @@ TEST(Cli, WithoutAPmuStatSaysWhyAndFails) {
   EXPECT_NE(r.err.find("no hardware PMU"), std::string::npos) << r.err;
 }
 
+// The software model counts without a PMU, so this runs on any machine that
+// allows perf_event_open.
 TEST(Cli, WorkloadExitStatusAndStartFailures) {
-  SKIP_WITHOUT_PMU();
-  EXPECT_EQ(run_command(kTopdown + " stat -- sh -c 'exit 7'").exit_code, 7);
-  auto missing = run_command(kTopdown + " stat -- topdown-no-such-command");
+  SKIP_WITHOUT_PERF_EVENTS();
+  const std::string stat = kTopdown + " stat --model " + kSoftwareModel;
+  EXPECT_EQ(run_command(stat + " -- true").exit_code, 0);
+  EXPECT_EQ(run_command(stat + " -- sh -c 'exit 7'").exit_code, 7);
+  EXPECT_EQ(run_command(stat + " -- sh -c 'kill -TERM $$'").exit_code, 128 + SIGTERM);
+  auto missing = run_command(stat + " -- topdown-no-such-command");
   EXPECT_EQ(missing.exit_code, 127);
   EXPECT_NE(missing.err.find("topdown: cannot run 'topdown-no-such-command'"), std::string::npos) << missing.err;
-  EXPECT_EQ(run_command(kTopdown + " stat -- /").exit_code, 126);
+  EXPECT_EQ(run_command(stat + " -- /").exit_code, 126);
 }
 
 TEST(Cli, UnwritableOutputLeavesNoFile) {

@@ -286,7 +286,7 @@ TEST(FailuresCli, ImportOfEmptyAndBinaryFiles) {
                          "lines");
   auto binary = run_command(kTopdown + " import --cpu zen5 " + kTopdown);
   EXPECT_EQ(binary.exit_code, 125);
-  const std::string neither = ":1: neither perf stat -x output nor an 'EVENT VALUE' line: '?ELF";
+  const std::string neither = ":1: neither perf stat -x output nor an 'EVENT VALUE' line: '\\x7fELF\\x02";
   EXPECT_EQ(binary.err.rfind("topdown: " + kTopdown + neither, 0), 0u)
       << binary.err;
   EXPECT_EQ(std::count(binary.err.begin(), binary.err.end(), '\n'), 1);

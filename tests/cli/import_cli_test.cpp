@@ -81,6 +81,54 @@ TEST(ImportCli, AnEventCountedInTwoGroupsIsNotCountedTwice) {
       << report["warnings"][0];
 }
 
+// toplev's spelling of the fixed-counter events' kernel-mode counts: the
+// Intel models' kernel-time Info metrics divide their _P:SUP twins.
+TEST(ImportCli, ToplevKernelCountsGiveTheKernelTimeInfoMetrics) {
+  TempTree tree;
+  const auto file = tree.write("toplev.csv",
+                               "1000000,,CPU_CLK_UNHALTED.THREAD,1000000,100.00,,\n"
+                               "250000,,CPU_CLK_UNHALTED.THREAD:sup,1000000,100.00,,\n"
+                               "800000,,INST_RETIRED.ANY,1000000,100.00,,\n"
+                               "100000,,INST_RETIRED.ANY:sup,1000000,100.00,,\n")
+                        .string();
+  for (const std::string model : {"hsw", "skl", "icl", "spr"}) {
+    SCOPED_TRACE(model);
+    auto r = run_command(kTopdown + " import --cpu " + model + " --smt off --info --json " + file);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto report = nlohmann::json::parse(r.err);
+    const std::string prefix = model == "hsw" ? "" : "Info_System_";
+    const auto* utilization = node(report, prefix + "Kernel_Utilization");
+    const auto* cpi = node(report, prefix + "Kernel_CPI");
+    ASSERT_TRUE(utilization && cpi);
+    EXPECT_DOUBLE_EQ((*utilization)["value"].get<double>(), 0.25) << *utilization;
+    EXPECT_DOUBLE_EQ((*cpi)["value"].get<double>(), 2.5) << *cpi;
+    EXPECT_TRUE(report["extra_events"].empty()) << report["extra_events"];
+  }
+}
+
+// Terminal escapes in a file reach the terminal escaped: in the error that
+// quotes a bad line, and in the Events table that lists the file's names.
+TEST(ImportCli, ControlBytesOfTheFileAreEscapedOnTheTerminal) {
+  TempTree tree;
+  const auto bad = tree.write("bad.csv", "1000000,,ls_not_halted_cyc,1000000,100.00,,\n\x1b[2J\x1b[31mgarbage\x01,\n")
+                       .string();
+  auto error = run_command(kTopdown + " import --cpu zen5 " + bad);
+  EXPECT_EQ(error.exit_code, 125);
+  EXPECT_EQ(error.err, "topdown: " + bad +
+                           ":2: expected 5 fields separated by ',' like the first row, found 2 in "
+                           "'\\x1b[2J\\x1b[31mgarbage\\x01,'\n");
+
+  const auto named = tree.write("named.csv",
+                                "1000000,,ls_not_halted_cyc,1000000,100.00,,\n"
+                                "7,,\x1b[31mEVIL\x07,1000000,100.00,,\n")
+                         .string();
+  auto report = run_command(kTopdown + " import --cpu zen5 --smt off " + named);
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_EQ(report.err.find('\x1b'), std::string::npos) << report.err;
+  EXPECT_NE(report.err.find("  \\x1b[31mEVIL\\x07" + std::string(19, ' ') + "7\n"), std::string::npos)
+      << report.err;
+}
+
 TEST(ImportCli, CountsFileWithMissingEventsShowsThemAsNa) {
   TempTree tree;
   const auto file = tree.write("counts.txt",

@@ -88,6 +88,13 @@ TEST(Resolver, ModifiersOnTableEvents) {
   EXPECT_EQ(user.config, 0xC1u);
   EXPECT_EQ(user.name, "ex_ret_ops:USER:pp");
   EXPECT_THROW(resolver.resolve("ex_ret_ops:SUP:USER"), Error);
+  // toplev's and perf's spellings of the same privilege levels.
+  EXPECT_TRUE(resolver.resolve("ex_ret_ops:sup").exclude_user);
+  EXPECT_FALSE(resolver.resolve("ex_ret_ops:sup").exclude_kernel);
+  EXPECT_TRUE(resolver.resolve("ex_ret_ops:user").exclude_kernel);
+  EXPECT_FALSE(resolver.resolve("ex_ret_ops:user").exclude_user);
+  EXPECT_TRUE(resolver.resolve("ex_ret_ops:k").exclude_user);
+  EXPECT_TRUE(resolver.resolve("r0c1:u").exclude_kernel);
   EXPECT_THROW(resolver.resolve("ex_ret_ops:c256"), Error);  // cmask is 8 bits
   EXPECT_FALSE(resolver.knows("ex_ret_ops:x1"));
   // Ice Lake's TOPDOWN.SLOTS:percore: the same counter, marked for adding up

@@ -72,10 +72,37 @@ TEST(FailuresImport, EmptyHeaderOnlyAndBinaryFiles) {
             std::string::npos);
   const std::string binary("\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0\n\xff\xfe", 24);
   const std::string message = read_error(binary);
-  EXPECT_NE(message.find("counts.txt:1: neither perf stat -x output nor an 'EVENT VALUE' line: '?ELF"),
+  EXPECT_NE(message.find("counts.txt:1: neither perf stat -x output nor an 'EVENT VALUE' line: "
+                         "'\\x7fELF\\x02\\x01\\x01\\x00"),
             std::string::npos)
       << message;
   for (char c : message) EXPECT_TRUE(c >= 0x20 && c < 0x7f) << "unprintable byte in the message";
+}
+
+// A line of terminal escapes in the middle of a file is quoted with its bytes
+// escaped, so the error cannot clear the screen or recolour the terminal; the
+// file's UTF-8 stays readable.
+TEST(FailuresImport, ControlBytesOfABadLineAreEscapedInTheMessage) {
+  const std::string message = read_error("10,,cycles,10,100.00,,\n\x1b[2J\x1b[31mcaf\xc3\xa9\x07,\n");
+  EXPECT_NE(message.find("counts.txt:2: expected 5 fields separated by ',' like the first row, found 2 in "
+                         "'\\x1b[2J\\x1b[31mcaf\xc3\xa9\\x07,'"),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(message.find('\x1b'), std::string::npos);
+  const std::string counts = read_error("cycles 1\n\x9b" "31m\xff 2 3\n");
+  EXPECT_NE(counts.find("counts.txt:2: expected 'EVENT VALUE' or a run variable"), std::string::npos) << counts;
+  EXPECT_NE(counts.find("found '\\x9b31m\\xff 2 3'"), std::string::npos) << counts;
+}
+
+// The message quotes at most 60 bytes of a line, cut between characters.
+TEST(FailuresImport, ALongBadLineIsCutBetweenUtf8Characters) {
+  const std::string euros = "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac";  // U+20AC three times
+  // The first euro sign ends at byte 60 and is quoted whole.
+  const std::string whole = read_error("cycles 1\n" + std::string(57, 'x') + euros + " 1 2\n");
+  EXPECT_NE(whole.find("found '" + std::string(57, 'x') + "\xe2\x82\xac...'"), std::string::npos) << whole;
+  // Here it would end at byte 61: it is left out rather than cut.
+  const std::string cut = read_error("cycles 1\n" + std::string(58, 'x') + euros + " 1 2\n");
+  EXPECT_NE(cut.find("found '" + std::string(58, 'x') + "...'"), std::string::npos) << cut;
 }
 
 TEST(FailuresImport, LinesTooLongAreRefusedWithTheirLineNumber) {

@@ -107,5 +107,53 @@ TEST_F(ModelMatching, HaswellByPerfLowerCaseNamesAndRawEncodings) {
   EXPECT_EQ(matcher_->targets("uops_retired.retire_slots"), Names{"UOPS_RETIRED.RETIRE_SLOTS"});
 }
 
+
+// toplev and perf spell the kernel-mode counts of the fixed-counter events
+// with lower-case modifiers; each feeds the model's general-counter twin of
+// the same privilege level, which the kernel-time Info metrics divide.
+TEST_F(ModelMatching, ToplevSpellingsOfKernelCountsFeedTheModelsSupEvents) {
+  for (const std::string model : {"hsw", "skl", "icl", "spr"}) {
+    SCOPED_TRACE(model);
+    load(model);
+    auto result = translate({"CPU_CLK_UNHALTED.THREAD", "CPU_CLK_UNHALTED.THREAD:sup", "INST_RETIRED.ANY",
+                             "inst_retired.any:Sup", "BR_INST_RETIRED.FAR_BRANCH:user"});
+    EXPECT_EQ(matcher_->targets("CPU_CLK_UNHALTED.THREAD:sup"), Names{"CPU_CLK_UNHALTED.THREAD_P:SUP"});
+    EXPECT_EQ(matcher_->targets("inst_retired.any:Sup"), Names{"INST_RETIRED.ANY_P:SUP"});
+    EXPECT_EQ(matcher_->targets("BR_INST_RETIRED.FAR_BRANCH:user"), Names{"BR_INST_RETIRED.FAR_BRANCH:USER"});
+    EXPECT_TRUE(result.unmatched.empty()) << ::testing::PrintToString(result.unmatched);
+    EXPECT_DOUBLE_EQ(result.sample.find("CPU_CLK_UNHALTED.THREAD")->value, 1);
+    EXPECT_DOUBLE_EQ(result.sample.find("CPU_CLK_UNHALTED.THREAD_P:SUP")->value, 2);
+    EXPECT_DOUBLE_EQ(result.sample.find("INST_RETIRED.ANY")->value, 3);
+    EXPECT_DOUBLE_EQ(result.sample.find("INST_RETIRED.ANY_P:SUP")->value, 4);
+    EXPECT_DOUBLE_EQ(result.sample.find("BR_INST_RETIRED.FAR_BRANCH:USER")->value, 5);
+  }
+}
+
+TEST_F(ModelMatching, AKernelOnlyCountNeverFeedsAnEventWithoutPrivilegeModifier) {
+  load("hsw");
+  // Only the kernel's cycles: the model's CPU_CLK_UNHALTED.THREAD (all the
+  // run's cycles) stays missing instead of taking them.
+  auto kernel_only = translate({"CPU_CLK_UNHALTED.THREAD:sup", "cpu/event=0xc0/k"});
+  EXPECT_EQ(matcher_->targets("CPU_CLK_UNHALTED.THREAD:sup"), Names{"CPU_CLK_UNHALTED.THREAD_P:SUP"});
+  EXPECT_EQ(matcher_->targets("cpu/event=0xc0/k"), Names{"INST_RETIRED.ANY_P:SUP"});
+  EXPECT_EQ(kernel_only.sample.find("CPU_CLK_UNHALTED.THREAD"), nullptr);
+  EXPECT_EQ(kernel_only.sample.find("INST_RETIRED.ANY"), nullptr);
+}
+
+TEST_F(ModelMatching, TheSamePrivilegeLevelWinsWhateverTheFileOrder) {
+  load("hsw");
+  // A user-mode count (perf at perf_event_paranoid 2) stands for an event
+  // without a privilege modifier only when the file has none of its level.
+  auto both = translate({"cpu/event=0x3c/u", "cpu/event=0x3c/", "cpu/event=0xc0/u"});
+  EXPECT_EQ(matcher_->targets("cpu/event=0x3c/"), Names{"CPU_CLK_UNHALTED.THREAD"});
+  EXPECT_EQ(both.unmatched, Names{"cpu/event=0x3c/u"});
+  EXPECT_EQ(matcher_->targets("cpu/event=0xc0/u"), Names{"INST_RETIRED.ANY"});
+  EXPECT_DOUBLE_EQ(both.sample.find("CPU_CLK_UNHALTED.THREAD")->value, 2);
+  EXPECT_DOUBLE_EQ(both.sample.find("INST_RETIRED.ANY")->value, 3);
+  // Neither a user-mode nor an all-modes count feeds a kernel-only event.
+  EXPECT_EQ(both.sample.find("CPU_CLK_UNHALTED.THREAD_P:SUP"), nullptr);
+  EXPECT_EQ(both.sample.find("INST_RETIRED.ANY_P:SUP"), nullptr);
+}
+
 }  // namespace
 }  // namespace topdown::import

@@ -124,7 +124,7 @@ TEST(Text, AlignsValuesAndMarksTheBottleneck) {
   EXPECT_EQ(text.find("\033["), std::string::npos);  // no colour unless asked
 }
 
-// An Info value wider than the column (IPC of 2500000000 instructions per
+// An Info value wider than the column (IPC of 2,500,000,000 instructions per
 // cycle here) widens it for every row, so the values still end in one column.
 TEST(Text, LongInfoValuesWidenTheValueColumn) {
   Fixture f;
@@ -140,9 +140,58 @@ TEST(Text, LongInfoValuesWidenTheValueColumn) {
   ASSERT_NE(busy, 0u);
   ASSERT_NE(ipc, 0u);
   ASSERT_NE(info_header, 0u);
-  const size_t end = lines[ipc].find("2500000000.00") + 13;
+  const size_t end = lines[ipc].find("2,500,000,000") + 13;
   EXPECT_EQ(lines[busy].find("75.0%") + 5, end);
   EXPECT_EQ(lines[info_header].find("Value") + 5, end);
+}
+
+// Text shows Info values from 10,000 on whole, with thousands separators;
+// CSV (nine significant digits) and JSON (every digit) are plain numbers.
+TEST(Text, LargeInfoValuesHaveThousandsSeparatorsAndNoDecimals) {
+  auto ipc_text = [](double instructions) {
+    Fixture f;
+    f.sample.events["instructions"] = {instructions, 10, 10};
+    f.evaluation = eval::evaluate(f.model, {"Busy", "Idle", "IPC"}, f.sample, {});
+    for (const auto& line : lines_of(render_text(f.evaluation, f.sample, f.run, {}))) {
+      if (line.rfind("  IPC ", 0) == 0) return line;
+    }
+    return std::string("no IPC line");
+  };
+  // 1000 cycles.
+  EXPECT_NE(ipc_text(760852448250).find("  760,852,448   instructions/cycle"), std::string::npos)
+      << ipc_text(760852448250);
+  EXPECT_NE(ipc_text(1e7).find("  10,000   instructions/cycle"), std::string::npos) << ipc_text(1e7);
+  EXPECT_NE(ipc_text(9999500).find("  9999.50   instructions/cycle"), std::string::npos) << ipc_text(9999500);
+  EXPECT_NE(ipc_text(2500).find("  2.50   instructions/cycle"), std::string::npos) << ipc_text(2500);
+
+  Fixture f;
+  f.sample.events["instructions"] = {760852448250, 10, 10};
+  f.evaluation = eval::evaluate(f.model, {"Busy", "Idle", "IPC"}, f.sample, {});
+  EXPECT_NE(render_csv(f.evaluation, f.sample, f.run).find("info,IPC,0,,,760852448,"), std::string::npos)
+      << render_csv(f.evaluation, f.sample, f.run);
+  auto j = nlohmann::json::parse(render_json(f.evaluation, f.sample, f.run));
+  EXPECT_DOUBLE_EQ(j["info"][0]["value"].get<double>(), 760852448.25);
+}
+
+// Names from an imported file reach the text report as they were read: their
+// control bytes are escaped, not sent to the terminal.
+TEST(Text, ControlBytesOfNamesAndWarningsAreEscaped) {
+  Fixture f;
+  const std::string name = "\x1b[31mEVIL\x07";
+  f.sample.events[name] = {7, 10, 10};
+  f.run.extra_events = {name, "instructions"};
+  f.run.source = "bad\x1b]0;title\x07.csv";
+  f.run.command.clear();
+  f.evaluation.warnings.push_back("counts.csv lacks " + name);
+  const std::string text = render_text(f.evaluation, f.sample, f.run, {});
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+  EXPECT_EQ(text.find('\x07'), std::string::npos) << text;
+  EXPECT_NE(text.find("topdown: Tiny test model (tiny), bad\\x1b]0;title\\x07.csv, 1.50 s\n"), std::string::npos)
+      << text;
+  // The escaped name sets the column's width.
+  EXPECT_NE(text.find("  \\x1b[31mEVIL\\x07" + std::string(19, ' ') + "7\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  instructions" + std::string(19, ' ') + "2,500\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("warning: counts.csv lacks \\x1b[31mEVIL\\x07\n"), std::string::npos) << text;
 }
 
 TEST(Text, HidesNodesUnderThresholdUnlessVerbose) {
