@@ -312,7 +312,9 @@ TEST(LiveCliPerUnit, JsonIntervalsOfEachUnitAddUpToItsWholeRun) {
 }
 
 TEST(LiveCliPerUnit, PerThreadOfAnAttachedProcessNamesItsThreads) {
-  auto r = run_command("sh -c 'sleep 0.4 & pid=$!; " + kStat + " --per-thread --json -p $pid; echo $pid >&2'");
+  // Attach once the child has become sleep: before its exec it is still a copy of sh.
+  auto r = run_command("sh -c 'sleep 0.4 & pid=$!; until [ \"$(cat /proc/$pid/comm)\" = sleep ]; do :; done; " +
+                       kStat + " --per-thread --json -p $pid; echo $pid >&2'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::vector<std::string> lines = lines_of(r.err);
   ASSERT_EQ(lines.size(), 2u) << r.err;  // sleep has one thread
