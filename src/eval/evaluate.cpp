@@ -248,6 +248,13 @@ Evaluation Evaluator::evaluate(const counts::Sample& sample) const {
       }
     }
     r.value = scope.formula(prepared_node.formula);
+    if (!r.value && r.missing_events.empty()) {
+      for (const std::uint32_t input : chosen.inputs) {
+        const Slot& slot = p.slots[input];
+        const bool unknown = slot.kind == SlotKind::Duration ? sample.duration_s <= 0 : !slot.known;
+        if (unknown) r.unknown_inputs.push_back(slot.name);
+      }
+    }
     r.approximate = r.value && scope.is_approximate(prepared_node.formula);
     r.multiplexed = r.counted_share < 1.0;
     r.unreliable = r.counted_share < p.options.min_counted_share;

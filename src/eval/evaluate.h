@@ -32,6 +32,11 @@ struct NodeResult {
   // lesser form of the model's value, for counts that lack some events.
   bool approximate = false;
   std::vector<std::string> missing_events;  // needed but not counted: value is n/a
+  // A value n/a with every event counted: the facts of the run it needs
+  // that are not known (num_cpus_online of a file that does not say,
+  // interval-s of counts without a duration). Empty when it is n/a for
+  // another reason (a count of 0 to divide by).
+  std::vector<std::string> unknown_inputs;
 };
 
 struct Options {

@@ -57,13 +57,38 @@ class Compiler {
     if (auto it = formula_index_.find(name); it != formula_index_.end()) return it->second;
     const auto index = static_cast<std::uint32_t>(p_.formulas.size());
     formula_index_.emplace(std::string(name), index);
-    p_.formulas.push_back({std::nullopt, p_.deps.uses_fallback(name)});
+    p_.formulas.push_back({std::nullopt, p_.deps.uses_fallback(name), {}, {}});
     const expr::Expression* definition = p_.deps.definition(name);
     const expr::Expression& expression = definition ? *definition : p_.deps.formula(name);
-    expr::Program program(expression, [&](std::string_view id) { return value_slot(id); });
+    expr::Program program(expression, [&](std::string_view id) {
+      const std::uint32_t slot = value_slot(id);
+      const Slot& bound = p_.slots[slot];
+      if (bound.kind == SlotKind::Formula) p_.formulas[index].formulas.push_back(bound.index);
+      if (bound.kind == SlotKind::Duration || bound.kind == SlotKind::Known) p_.formulas[index].inputs.push_back(slot);
+      return slot;
+    });
     p_.formulas[index].program = std::move(program);
     return index;
   }
+
+ public:
+  // The Duration and Known slots a node's value reads, through every formula it uses.
+  std::vector<std::uint32_t> inputs_of(std::uint32_t node_index) const {
+    std::set<std::uint32_t> inputs;
+    std::set<std::uint32_t> seen;
+    std::vector<std::uint32_t> pending{p_.nodes[node_index].formula};
+    while (!pending.empty()) {
+      const std::uint32_t formula_index = pending.back();
+      pending.pop_back();
+      if (!seen.insert(formula_index).second) continue;
+      const PreparedFormula& formula = p_.formulas[formula_index];
+      inputs.insert(formula.inputs.begin(), formula.inputs.end());
+      pending.insert(pending.end(), formula.formulas.begin(), formula.formulas.end());
+    }
+    return {inputs.begin(), inputs.end()};
+  }
+
+ private:
 
   std::uint32_t add_slot(Slot slot) {
     p_.slots.push_back(std::move(slot));
@@ -99,13 +124,14 @@ class Compiler {
 
   Slot run_variable(std::string_view id) const {
     if (auto known = model::known_run_variable(id, p_.deps.folded()->vars())) {
-      return {SlotKind::Known, 0, *known, {}};
+      return {SlotKind::Known, 0, *known, std::string(id)};
     }
-    if (id == "interval-s" || id == "duration_time") return {SlotKind::Duration, 0, std::nullopt, {}};
+    if (id == "interval-s" || id == "duration_time") return {SlotKind::Duration, 0, std::nullopt, std::string(id)};
     if (id == "#slots") {
       const auto& constants = p_.deps.model().constants;
       const auto width = constants.find("Pipeline_Width");
-      return {SlotKind::Known, 0, width == constants.end() ? std::nullopt : expr::Value{width->second}, {}};
+      return {SlotKind::Known, 0, width == constants.end() ? std::nullopt : expr::Value{width->second},
+              std::string(id)};
     }
     return {SlotKind::Rejected, 0, std::nullopt, std::string(id)};
   }
@@ -146,6 +172,7 @@ Evaluator::Prepared::Prepared(std::shared_ptr<const model::FoldedModel> folded, 
     const auto group = options.node_groups.find(name);
     chosen.group = group == options.node_groups.end() ? 0 : group->second;
     for (const std::string& event : deps.events_of(name)) chosen.events.push_back(compiler.event(event));
+    chosen.inputs = compiler.inputs_of(chosen.node);
     selected.push_back(std::move(chosen));
   }
   // Sorted like a sample's keys, so that one walk over a sample finds them all.

@@ -27,12 +27,14 @@ struct Slot {
   SlotKind kind = SlotKind::Event;
   std::uint32_t index = 0;
   expr::Value known;  // SlotKind::Known
-  std::string name;   // SlotKind::Rejected, for the message
+  std::string name;   // the identifier, for messages
 };
 
 struct PreparedFormula {
   std::optional<expr::Program> program;  // set once compiled
   bool uses_fallback = false;
+  std::vector<std::uint32_t> formulas;  // the formulas it reads
+  std::vector<std::uint32_t> inputs;    // the Duration and Known slots it reads
 };
 
 // A node whose value or verdict is needed.
@@ -47,6 +49,7 @@ struct SelectedNode {
   std::uint32_t node = 0;              // into Prepared::nodes
   int group = 0;                       // Options::node_groups; 0: every event's own count
   std::vector<std::uint32_t> events;   // Dependencies::events_of, into Prepared::events
+  std::vector<std::uint32_t> inputs;   // Duration and Known slots its value reads, directly or not
 };
 
 struct Evaluator::Prepared {

@@ -18,7 +18,10 @@ FoldedModel::FoldedModel(const Model& model, const RunVariables& vars) : model_(
   built_.fetch_add(1, std::memory_order_relaxed);
   auto known = [&](std::string_view name) -> std::optional<expr::Value> {
     if (auto it = model.constants.find(name); it != model.constants.end()) return expr::Value{it->second};
-    return known_run_variable(name, vars);
+    // A run variable this run does not know stays a name, so that an n/a
+    // value can say what it lacks (eval::NodeResult::unknown_inputs).
+    const std::optional<expr::Value> value = known_run_variable(name, vars);
+    return value && *value ? value : std::nullopt;
   };
   for (const auto& [name, definition] : model.definitions) definitions_.emplace(name, definition.fold(known));
   for (const Node& node : model.nodes) {

@@ -21,6 +21,7 @@ nlohmann::json node_json(const eval::NodeResult& node) {
       {"counted_share", node.counted_share},
       {"status", status_of(node)},
       {"missing_events", node.missing_events},
+      {"unknown_inputs", node.unknown_inputs},
   };
   if (n.is_info) {
     j["unit"] = n.unit;

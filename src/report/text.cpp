@@ -29,6 +29,10 @@ std::string note_text(const eval::NodeResult& r) {
     std::string missing = "not counted:";
     for (const auto& event : r.missing_events) missing += " " + event;
     notes.push_back(missing);
+  } else if (!r.unknown_inputs.empty()) {
+    std::string unknown = "not known:";
+    for (const auto& input : r.unknown_inputs) unknown += " " + input;
+    notes.push_back(unknown);
   } else if (!r.value) {
     notes.push_back("nothing to divide by");
   }

@@ -106,6 +106,31 @@ TEST(ImportCli, ToplevKernelCountsGiveTheKernelTimeInfoMetrics) {
   }
 }
 
+// An Info metric that is n/a with every event counted names the fact it lacks.
+TEST(ImportCli, InfoMetricsThatLackAFactOfTheRunSayWhich) {
+  TempTree tree;
+  const std::string counts = "CPU_CLK_UNHALTED.REF_TSC 3000000\nmsr/tsc/ 1000000\n";
+  const auto without = tree.write("without.counts", counts).string();
+  auto json = run_command(kTopdown + " import --cpu spr --smt off --info --json " + without);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto report = nlohmann::json::parse(json.err);
+  const auto* utilization = node(report, "Info_System_CPU_Utilization");
+  ASSERT_TRUE(utilization);
+  EXPECT_TRUE((*utilization)["value"].is_null());
+  EXPECT_EQ((*utilization)["unknown_inputs"], nlohmann::json::array({"#num_cpus_online"}));
+  auto text = run_command(kTopdown + " import --cpu spr --smt off --info " + without);
+  EXPECT_NE(text.err.find("not known: #num_cpus_online"), std::string::npos) << text.err;
+
+  const auto with = tree.write("with.counts", "num_cpus_online 6\n" + counts).string();
+  auto known = run_command(kTopdown + " import --cpu spr --smt off --info --json " + with);
+  ASSERT_EQ(known.exit_code, 0) << known.err;
+  const auto known_report = nlohmann::json::parse(known.err);
+  const auto* computed = node(known_report, "Info_System_CPU_Utilization");
+  ASSERT_TRUE(computed);
+  EXPECT_DOUBLE_EQ((*computed)["value"].get<double>(), 3.0 / 6);
+  EXPECT_TRUE((*computed)["unknown_inputs"].empty());
+}
+
 // Terminal escapes in a file reach the terminal escaped: in the error that
 // quotes a bad line, and in the Events table that lists the file's names.
 TEST(ImportCli, ControlBytesOfTheFileAreEscapedOnTheTerminal) {

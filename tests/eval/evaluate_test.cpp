@@ -250,5 +250,46 @@ TEST(Evaluate, FallbackValuesAndWhatUsesThemAreApproximate) {
   EXPECT_FALSE(strict.find("Busy_Core")->approximate);
 }
 
+// An n/a value whose events were all counted says which facts of the run it lacks.
+TEST(Evaluate, NotApplicableValuesNameTheUnknownFactsTheyNeed) {
+  auto model = testing::tiny_model();
+  model.definitions.emplace_back("Busy_Cycles", expr::Expression::parse("Busy * cycles"));
+  model.nodes.push_back(testing::make_node("Busy_Per_CPU", "", 0, "Busy_Cycles / #num_cpus_online"));
+  model.nodes.push_back(testing::make_node("Cycles_Per_Second", "", 0, "cycles / interval-s"));
+  model.nodes.push_back(testing::make_node("Idle_Ratio", "", 0, "idle_slots / (busy_slots - busy_slots)"));
+  const std::vector<std::string> nodes{"Busy_Per_CPU", "Cycles_Per_Second", "Idle_Ratio"};
+  counts::Sample sample = busy_sample();
+  sample.duration_s = 0;  // counts without a duration
+  const Evaluation unknown = evaluate(model, nodes, sample, {});
+  EXPECT_FALSE(unknown.find("Busy_Per_CPU")->value);
+  EXPECT_EQ(unknown.find("Busy_Per_CPU")->unknown_inputs, std::vector<std::string>{"#num_cpus_online"});
+  EXPECT_FALSE(unknown.find("Cycles_Per_Second")->value);
+  EXPECT_EQ(unknown.find("Cycles_Per_Second")->unknown_inputs, std::vector<std::string>{"interval-s"});
+  EXPECT_FALSE(unknown.find("Idle_Ratio")->value);
+  EXPECT_TRUE(unknown.find("Idle_Ratio")->unknown_inputs.empty());  // a division by zero, not an unknown fact
+
+  Options known;
+  known.vars.online_cpus = 4;
+  sample.duration_s = 2;
+  const Evaluation computed = evaluate(model, nodes, sample, known);
+  EXPECT_DOUBLE_EQ(*computed.find("Busy_Per_CPU")->value, 0.75 * 1000 / 4);
+  EXPECT_DOUBLE_EQ(*computed.find("Cycles_Per_Second")->value, 500);
+  EXPECT_TRUE(computed.find("Busy_Per_CPU")->unknown_inputs.empty());
+}
+
+// An Evaluator folds the model once, however many samples it evaluates.
+TEST(Evaluator, FoldsTheModelOnceForEverySample) {
+  const auto model = testing::tiny_model();
+  const std::uint64_t before = model::FoldedModel::built();
+  const Evaluator evaluator(model, kAll, {});
+  counts::Sample sample = busy_sample();
+  for (int i = 1; i <= 1000; ++i) {
+    sample.events["busy_slots"] = exact(4 * i % 1000);
+    const Evaluation e = evaluator.evaluate(sample);
+    ASSERT_DOUBLE_EQ(*e.find("Busy")->value, (4 * i % 1000) / 4000.0);
+  }
+  EXPECT_EQ(model::FoldedModel::built() - before, 1u);
+}
+
 }  // namespace
 }  // namespace topdown::eval
