@@ -67,7 +67,7 @@ struct Options {
   ReaderChoice reader = ReaderChoice::Auto;
   bool include_kernel = false;  // user mode only by default: works with perf_event_paranoid 2
   // Where the *.model files are; empty: $TOPDOWN_MODELS, then the installed
-  // models (<prefix>/share/topdown/models), then the source tree.
+  // models (<prefix>/share/topdown/models).
   std::string models_dir;
   // Intel PERF_METRICS read with rdpmc: reset the counters after this many
   // slots to keep the 8-bit fields precise; 0 = the default (2^32 slots,

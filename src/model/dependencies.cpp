@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "common/graph.h"
+#include "common/strings.h"
+
 namespace topdown::model {
 
 std::optional<expr::Value> known_run_variable(std::string_view name, const RunVariables& vars) {
@@ -35,11 +38,33 @@ Dependencies::Dependencies(const Model& model, const RunVariables& vars, Identit
       if (folded.identifiers().count("parent_over")) asks_parent_.insert(node.name);
     }
   }
+  check_value_cycles();
   for (const Node& node : model.nodes) {
     std::set<std::string> events;
-    std::set<std::string, std::less<>> visiting;
-    collect(node.name, events, visiting, true);
+    collect(node.name, events, true);
     events_.emplace(node.name, std::move(events));
+  }
+}
+
+// The loader rejects cycles among a file's formulas, but a model built
+// otherwise, or a choice of identities, may still make values wait on each
+// other, and collect() would recurse without end.
+void Dependencies::check_value_cycles() const {
+  std::vector<std::string> names;
+  for (const auto& [name, formula] : definitions_) names.push_back(name);
+  for (const auto& [name, formula] : formulas_) names.push_back(name);
+  const std::vector<std::string> cycle = find_cycle(names, [&](const std::string& name) {
+    const expr::Expression* value = definition(name);
+    std::vector<std::string> used;
+    for (const std::string& id : (value ? *value : formula(name)).identifiers()) {
+      const Kind kind = kind_of(id);
+      if (kind == Kind::Definition || kind == Kind::Node) used.push_back(id);
+    }
+    return used;
+  });
+  if (!cycle.empty()) {
+    throw Error("model " + model_->name + ": '" + cycle.front() + "' depends on itself through its formulas (" +
+                join(cycle, " -> ") + "); fix the model file " + model_->source.string());
   }
 }
 
@@ -75,27 +100,21 @@ Dependencies::Kind Dependencies::kind_of(std::string_view name) const {
 }
 
 // A node's events are those of its value and, when `with_threshold`, of its
-// verdict. A value never depends on a verdict (the loader allows over() only
-// in thresholds) and verdicts do not wait on each other in a circle, so each
-// over(NODE) starts a fresh walk without risk of endless recursion.
-void Dependencies::collect(std::string_view name, std::set<std::string>& events,
-                           std::set<std::string, std::less<>>& visiting, bool with_threshold) const {
-  if (!visiting.emplace(name).second) {
-    throw Error("model " + model_->name + ": '" + std::string(name) +
-                "' depends on itself through its formulas; fix the model file " + model_->source.string());
-  }
+// verdict. Values do not wait on each other in a circle (checked above), a
+// value never depends on a verdict (the loader allows over() only in
+// thresholds) and verdicts do not wait on each other in a circle, so the walk
+// ends.
+void Dependencies::collect(std::string_view name, std::set<std::string>& events, bool with_threshold) const {
   auto visit = [&](const expr::Expression& expression) {
     for (const std::string& id : expression.identifiers()) {
       switch (kind_of(id)) {
         case Kind::Definition:
         case Kind::Node:
-          collect(id, events, visiting, false);
+          collect(id, events, false);
           break;
-        case Kind::Verdict: {
-          std::set<std::string, std::less<>> fresh;
-          collect(*over_target(id), events, fresh, true);
+        case Kind::Verdict:
+          collect(*over_target(id), events, true);
           break;
-        }
         case Kind::Event:
           events.insert(id);
           break;
@@ -113,7 +132,6 @@ void Dependencies::collect(std::string_view name, std::set<std::string>& events,
       visit(*threshold_expr);
     }
   }
-  visiting.erase(visiting.find(name));
 }
 
 }  // namespace topdown::model

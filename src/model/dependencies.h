@@ -58,8 +58,8 @@ class Dependencies {
   Kind kind_of(std::string_view name) const;
 
  private:
-  void collect(std::string_view name, std::set<std::string>& events,
-               std::set<std::string, std::less<>>& visiting, bool with_threshold) const;
+  void check_value_cycles() const;
+  void collect(std::string_view name, std::set<std::string>& events, bool with_threshold) const;
 
   const Model* model_;
   IdentityChoice identities_;

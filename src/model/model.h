@@ -102,10 +102,6 @@ struct Model {
 // cyclic nodes.
 Model load_model(const std::filesystem::path& file);
 
-// Where model files live: $TOPDOWN_MODELS if set, else next to the installed
-// binary, else the source tree.
-std::filesystem::path default_model_dir();
-
 // Every *.model file in `dir`, loaded; throws on the first bad file.
 std::vector<Model> load_all(const std::filesystem::path& dir);
 

@@ -1,18 +1,10 @@
 #include <fmt/format.h>
 
+#include "common/strings.h"
 #include "report/report.h"
 
 namespace topdown::report {
 namespace {
-
-std::string join(const std::vector<std::string>& items, char separator) {
-  std::string text;
-  for (const auto& item : items) {
-    if (!text.empty()) text += separator;
-    text += item;
-  }
-  return text;
-}
 
 // Quotes a field when it holds a comma, quote or newline (RFC 4180).
 std::string field(const std::string& text) {
@@ -33,7 +25,7 @@ std::string render_csv(const eval::Evaluation& evaluation, const counts::Sample&
                        n.level, field(n.parent), field(n.vendor_name),
                        node.value ? fmt::format("{:.9g}", *node.value) : "", field(n.is_info ? n.unit : "fraction"),
                        node.over_threshold ? 1 : 0, node.bottleneck ? 1 : 0, node.counted_share, status_of(node),
-                       field(join(node.missing_events, ' ')));
+                       field(join(node.missing_events, " ")));
   }
   for (const auto& event : run.extra_events) {
     const counts::Count* count = sample.find(event);
