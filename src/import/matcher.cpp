@@ -3,7 +3,6 @@
 #include "common/error.h"
 #include "common/strings.h"
 #include "events/model_resolver.h"
-#include "events/model_resolver.h"
 #include "import/import.h"
 
 namespace topdown::import {

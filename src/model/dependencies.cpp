@@ -18,7 +18,7 @@ std::optional<expr::Value> known_run_variable(std::string_view name, const RunVa
 }
 
 Dependencies::Dependencies(const Model& model, const RunVariables& vars, IdentityChoice identities,
-                           FallbackChoice fallbacks)
+                           const FallbackChoice& fallbacks)
     : model_(&model), identities_(std::move(identities)) {
   auto known = [&](std::string_view name) -> std::optional<expr::Value> {
     if (auto it = model.constants.find(name); it != model.constants.end()) return expr::Value{it->second};

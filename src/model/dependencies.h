@@ -33,7 +33,7 @@ class Dependencies {
  public:
   // Throws Error when the chosen formulas refer to each other in a cycle.
   Dependencies(const Model& model, const RunVariables& vars, IdentityChoice identities = {},
-               FallbackChoice fallbacks = {});
+               const FallbackChoice& fallbacks = {});
 
   const Model& model() const { return *model_; }
   const IdentityChoice& identities() const { return identities_; }

@@ -91,7 +91,7 @@ struct Model {
   std::vector<Node> nodes;  // tree nodes in depth-first file order, then Info metrics
   std::filesystem::path source;
 
-  const Node* find(std::string_view name) const;  // by TMA name or vendor name
+  const Node* find(std::string_view wanted) const;  // by TMA name or vendor name
   // Tree nodes under `parent`, in order; children("") are the level-1 nodes.
   std::vector<const Node*> children(std::string_view parent) const;
   bool matches(const cpu::CpuId& id) const;

@@ -256,7 +256,7 @@ class PerfMetricFile {
     if (error != std::errc() || end == scale.data() + scale.size()) {
       fail(metric, "ScaleUnit '" + scale + "' is not a number followed by a unit, such as 100% or 1MB/s");
     }
-    const std::string unit(end, scale.data() + scale.size());
+    std::string unit(end, scale.data() + scale.size());
     if (factor == 100 && unit == "%") return "fraction";
     if (factor == 1) return unit;
     return std::string(scale.data(), end) + " " + unit;
