@@ -36,7 +36,7 @@ fi
 
 mapfile -t sources < <(find src include tests bench demos examples fuzz -type f \
   \( -name '*.c' -o -name '*.cc' -o -name '*.cpp' -o -name '*.h' -o -name '*.hpp' \) | sort)
-unformatted=$(clang-format --style=file --dry-run "${sources[@]}" 2>&1 |
+unformatted=$(clang-format --style=file --dry-run -Werror "${sources[@]}" 2>&1 |
   grep -oE '^[^ :]+:[0-9]+:[0-9]+: (warning|error)' | cut -d: -f1 | sort -u || true)
 if [ -n "$unformatted" ]; then
   status=1
