@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "common/data_dir.h"
 #include "eval/evaluate.h"
 #include "events/model_resolver.h"
 #include "import/import.h"
@@ -142,7 +143,7 @@ void run(const model::Model& model, import::EventMatcher& matcher, const std::ve
 
 int main(int argc, char** argv) {
   try {
-    const auto models = model::default_model_dir();
+    const auto models = models_dir();
     std::string name = argc > 1 ? argv[1] : std::filesystem::exists(models / "hsw.model") ? "hsw" : "zen5";
     const model::Model model = model::load_model(models / (name + ".model"));
     const auto events = events_for_all_nodes(model);

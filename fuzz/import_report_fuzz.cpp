@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "common/data_dir.h"
 #include "eval/evaluate.h"
 #include "events/model_resolver.h"
 #include "import/import.h"
@@ -20,7 +21,7 @@ using namespace topdown;
 
 struct Analysis {
   explicit Analysis(const std::string& file)
-      : model(model::load_model(model::default_model_dir() / file)),
+      : model(model::load_model(models_dir() / file)),
         resolver(events::offline_resolver_config(model)),
         nodes(schedule::select_nodes(model, schedule::Selection{6, true, {}})) {}
 

@@ -6,7 +6,7 @@ packages=(
   libpfm4-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libgtest-dev libbenchmark-dev libpapi-dev
   linux-perf
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev clang-tidy clang-format
 )
 missing=()
 for p in "${packages[@]}"; do

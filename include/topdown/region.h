@@ -67,7 +67,7 @@ typedef struct td_region_options {
   int level;                 /* 1 or 2 (default 1) */
   td_region_reader reader;   /* default TD_REGION_READER_AUTO */
   int include_kernel;        /* count kernel mode too (default 0: user mode only) */
-  const char* models_dir;    /* NULL: $TOPDOWN_MODELS, the installed models, the source tree */
+  const char* models_dir;    /* NULL: $TOPDOWN_MODELS, else the installed models */
   const char* model_file;    /* NULL: the CPU's model or PERF_METRICS; else count this model file
                                 (tests/data/software.model in the sources opens without a PMU) */
   uint64_t reset_slots;      /* Intel PERF_METRICS with rdpmc: reset after this many slots; 0 = default */

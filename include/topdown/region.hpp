@@ -67,7 +67,7 @@ struct Options {
   ReaderChoice reader = ReaderChoice::Auto;
   bool include_kernel = false;  // user mode only by default: works with perf_event_paranoid 2
   // Where the *.model files are; empty: $TOPDOWN_MODELS, then the installed
-  // models (<prefix>/share/topdown/models), then the source tree.
+  // models (<prefix>/share/topdown/models).
   std::string models_dir;
   // A model file (docs/model-format.md) to count instead of the CPU's model
   // or PERF_METRICS; empty: chosen by CPU. A model of the kernel's software

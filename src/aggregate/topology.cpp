@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <fstream>
 
@@ -7,16 +6,11 @@
 
 #include "aggregate/aggregate.h"
 #include "common/error.h"
+#include "common/strings.h"
 #include "cpu/cpu_info.h"
 
 namespace topdown::aggregate {
 namespace {
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
-  return text;
-}
 
 std::vector<std::string_view> split_commas(std::string_view line) {
   std::vector<std::string_view> fields;
@@ -35,12 +29,6 @@ std::optional<int> number(std::string_view text) {
   return value;
 }
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
 // Column positions of CPU, core and socket.
 struct Columns {
   size_t cpu = 0;
@@ -53,7 +41,7 @@ std::optional<Columns> columns_of_header(std::string_view comment) {
   const auto names = split_commas(trim(comment.substr(1)));
   std::optional<size_t> cpu, core, socket;
   for (size_t i = 0; i < names.size(); ++i) {
-    const std::string name = lower(names[i]);
+    const std::string name = lowercase(names[i]);
     if (name == "cpu") cpu = i;
     if (name == "core") core = i;
     if (name == "socket") socket = i;

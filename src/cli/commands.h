@@ -14,6 +14,6 @@ int run_stat(const StatOptions& options);
 int run_import(const ImportOptions& options);
 int run_info();
 int run_list(const std::string& cpu, const std::string& metrics_file);
-int run_describe(const std::string& node, const std::string& cpu, const std::string& metrics_file);
+int run_describe(const std::string& name, const std::string& cpu, const std::string& metrics_file);
 
 }  // namespace topdown::cli

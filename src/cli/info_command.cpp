@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/output.h"
+#include "common/data_dir.h"
 #include "model/model.h"
 
 namespace topdown::cli {
@@ -23,7 +24,7 @@ int run_info() {
                      cpu.working_counters ? fmt::format("{} really count", *cpu.working_counters)
                                           : std::string("health check not possible"));
   try {
-    model::Model model = model::select_model(model::default_model_dir(), cpu.id);
+    model::Model model = model::select_model(models_dir(), cpu.id);
     out += fmt::format("model:          {} ({})\n", model.name, model.title);
   } catch (const Error& error) {
     out += fmt::format("model:          none: {}\n", error.what());

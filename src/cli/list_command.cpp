@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/output.h"
+#include "common/strings.h"
 #include "model/model.h"
 
 #include <set>
@@ -12,12 +13,6 @@ namespace {
 
 model::Model model_for(const std::string& cpu_override, const std::string& metrics_file) {
   return choose_model(cpu::read_cpuid(), cpu_override, metrics_file);
-}
-
-std::string join(const std::vector<std::string>& items) {
-  std::string text;
-  for (const auto& item : items) text += (text.empty() ? "" : ", ") + item;
-  return text;
 }
 
 }  // namespace
@@ -59,7 +54,7 @@ int run_list(const std::string& cpu, const std::string& metrics_file) {
   out += fmt::format("\n  {:<34} {:<24} {:<24} {}\n", "Info metric", "Unit", "Threshold", "Groups");
   for (const auto& node : model.nodes) {
     if (node.is_info) {
-      out += fmt::format("  {:<34} {:<24} {:<24} {}\n", node.name, node.unit, threshold_of(node), join(node.groups));
+      out += fmt::format("  {:<34} {:<24} {:<24} {}\n", node.name, node.unit, threshold_of(node), join(node.groups, ", "));
     }
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
@@ -84,8 +79,8 @@ int run_describe(const std::string& name, const std::string& cpu, const std::str
   if (!node->domain.empty()) out += fmt::format("  domain:    {}\n", node->domain);
   if (!node->unit.empty()) out += fmt::format("  unit:      {}\n", node->unit);
   if (!node->area.empty()) out += fmt::format("  area:      {}\n", node->area);
-  if (!node->groups.empty()) out += fmt::format("  groups:    {}\n", join(node->groups));
-  if (!node->sample_events.empty()) out += fmt::format("  sample:    {}\n", join(node->sample_events));
+  if (!node->groups.empty()) out += fmt::format("  groups:    {}\n", join(node->groups, ", "));
+  if (!node->sample_events.empty()) out += fmt::format("  sample:    {}\n", join(node->sample_events, ", "));
   if (!node->advice.empty()) out += fmt::format("  advice:    {}\n", node->advice);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;

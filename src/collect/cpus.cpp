@@ -14,7 +14,7 @@ std::vector<int> select_cpus(std::string_view list, const std::filesystem::path&
   if (!online_text) {
     throw Error("cannot read the online CPUs from " + online_file.string() + "; is /sys mounted?");
   }
-  const std::vector<int> online = cpu::parse_index_list(*online_text, online_file.string());
+  std::vector<int> online = cpu::parse_index_list(*online_text, online_file.string());
   if (list.empty()) return online;
   std::vector<int> chosen = cpu::parse_index_list(list, fmt::format("-C {}", list));
   for (const int cpu : chosen) {

@@ -15,6 +15,7 @@ namespace {
 
 std::atomic<pid_t> forward_target{0};
 std::atomic<int> notify_fd{-1};
+// NOLINTNEXTLINE(misc-redundant-expression): pid_t is int on Linux, but need not be.
 static_assert(std::atomic<pid_t>::is_always_lock_free && std::atomic<int>::is_always_lock_free,
               "read in a signal handler");
 

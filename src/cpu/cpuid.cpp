@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "common/strings.h"
 #include "cpu/cpuid_decode.h"
 
 namespace topdown::cpu {
@@ -20,12 +21,6 @@ std::string register_text(std::initializer_list<uint32_t> registers) {
     std::memcpy(bytes, &value, sizeof bytes);
     text.append(bytes, sizeof bytes);
   }
-  return text;
-}
-
-std::string trimmed(std::string text) {
-  text.erase(text.find_last_not_of(' ') + 1);
-  text.erase(0, text.find_first_not_of(' '));
   return text;
 }
 
@@ -77,7 +72,7 @@ CpuId read_cpuid() {
       const CpuidRegs regs = query(leaf);
       brand += register_text({regs.eax, regs.ebx, regs.ecx, regs.edx});
     }
-    id.brand = trimmed(brand.c_str());
+    id.brand = trim(brand.c_str());
   }
   return id;
 }

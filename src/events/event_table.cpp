@@ -5,6 +5,7 @@
 #include <sstream>
 #include <vector>
 
+#include "common/strings.h"
 #include "cpu/cpu_info.h"
 #include "events/raw_syntax.h"
 
@@ -16,13 +17,10 @@ struct Token {
   int column = 0;
 };
 
-std::vector<Token> split_words(std::string_view line, size_t from) {
+std::vector<Token> tokens_of(std::string_view line, size_t from) {
   std::vector<Token> tokens;
-  size_t at = line.find_first_not_of(" \t", from);
-  while (at != std::string_view::npos) {
-    const size_t end = line.find_first_of(" \t", at);
-    tokens.push_back({line.substr(at, end - at), static_cast<int>(at) + 1});
-    at = end == std::string_view::npos ? end : line.find_first_not_of(" \t", end);
+  for (std::string_view word : split_words(line.substr(from))) {
+    tokens.push_back({word, static_cast<int>(word.data() - line.data()) + 1});
   }
   return tokens;
 }
@@ -68,12 +66,6 @@ void read_attribute(const Token& token, TableEntry& entry, const SourceLocation&
 
 }  // namespace
 
-std::string lower_case(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower;
-}
-
 EventTable EventTable::load(const std::filesystem::path& file) {
   std::ifstream in(file);
   if (!in) throw Error(file.string() + ": cannot read this event table");
@@ -95,7 +87,7 @@ EventTable EventTable::parse(std::string_view text, const std::string& file_name
     const auto at = [&](int column) { return SourceLocation{file_name, line_number, column}; };
 
     const size_t equals = line.find('=');
-    const std::vector<Token> left = split_words(line.substr(0, equals), 0);
+    const std::vector<Token> left = tokens_of(line.substr(0, equals), 0);
     if (left.empty() && equals == std::string_view::npos) continue;  // blank or comment
     if (equals == std::string_view::npos || left.size() > 1) {
       throw ParseError(at(left.front().column), "expected 'name = pmu/terms/ [attributes]'");
@@ -104,7 +96,7 @@ EventTable EventTable::parse(std::string_view text, const std::string& file_name
       throw ParseError(at(left.empty() ? 1 : left.front().column),
                        "event names use letters, digits, '_', '.', '-' and '/' only");
     }
-    const std::vector<Token> right = split_words(line, equals + 1);
+    const std::vector<Token> right = tokens_of(line, equals + 1);
     if (right.empty()) {
       throw ParseError(at(static_cast<int>(equals) + 2), "missing definition after '='");
     }
@@ -123,7 +115,7 @@ EventTable EventTable::parse(std::string_view text, const std::string& file_name
     for (size_t i = 1; i < right.size(); ++i) {
       read_attribute(right[i], entry, at(right[i].column));
     }
-    const std::string key = lower_case(entry.name);
+    const std::string key = lowercase(entry.name);
     if (const auto* earlier = table.find(key)) {
       throw ParseError(entry.where, "event '" + entry.name + "' is defined twice (first on line " +
                                         std::to_string(earlier->where.line) + ")");
@@ -134,7 +126,7 @@ EventTable EventTable::parse(std::string_view text, const std::string& file_name
 }
 
 const TableEntry* EventTable::find(std::string_view name) const {
-  const auto found = entries_.find(lower_case(name));
+  const auto found = entries_.find(lowercase(name));
   return found == entries_.end() ? nullptr : &found->second;
 }
 

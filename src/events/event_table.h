@@ -43,6 +43,4 @@ class EventTable {
   std::map<std::string, TableEntry> entries_;  // keyed by lower-case name
 };
 
-std::string lower_case(std::string_view text);
-
 }  // namespace topdown::events

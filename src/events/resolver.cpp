@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "common/error.h"
+#include "common/strings.h"
 #include "events/event.h"
 #include "events/event_table.h"
 #include "events/modifiers.h"
@@ -20,12 +21,6 @@ std::string describe_cpu(const cpu::CpuId& id) {
   char text[64];
   std::snprintf(text, sizeof text, " family 0x%x model 0x%x", id.family, id.model);
   return cpu::vendor_name(id.vendor) + text;
-}
-
-std::string join(const std::vector<std::string>& items) {
-  std::string text;
-  for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
-  return text;
 }
 
 }  // namespace
@@ -105,7 +100,7 @@ struct Resolver::Impl {
   }
 
   std::optional<Encoding> find_named(std::string_view base, std::string_view requested) const {
-    if (const auto found = table_events.find(lower_case(base)); found != table_events.end()) {
+    if (const auto found = table_events.find(lowercase(base)); found != table_events.end()) {
       Encoding encoding = found->second;
       encoding.name = std::string(requested);
       return encoding;
@@ -135,7 +130,7 @@ struct Resolver::Impl {
   Encoding resolve(std::string_view name) const {
     // A table may name a PMU spelling (msr/tsc/) to resolve it where this
     // machine lacks the PMU.
-    if (const auto found = table_events.find(lower_case(name)); found != table_events.end()) {
+    if (const auto found = table_events.find(lowercase(name)); found != table_events.end()) {
       Encoding encoding = found->second;
       encoding.name = std::string(name);
       return encoding;
@@ -151,7 +146,7 @@ struct Resolver::Impl {
 
   std::string unknown_message(std::string_view name) const {
     const std::string tables =
-        table_names.empty() ? "not in any table" : "not in table " + join(table_names);
+        table_names.empty() ? "not in any table" : "not in table " + join(table_names, ", ");
     return "unknown event '" + std::string(name) + "' for " + describe_cpu(config.cpu.id) + ": " +
            tables + ", libpfm4 (" + pfm_description +
            ") or sysfs; check the spelling or give it as " + pmus.core_pmu() +

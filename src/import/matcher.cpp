@@ -1,18 +1,12 @@
 #include <algorithm>
-#include <cctype>
 
 #include "common/error.h"
+#include "common/strings.h"
 #include "events/model_resolver.h"
 #include "import/import.h"
 
 namespace topdown::import {
 namespace {
-
-std::string lower_case(std::string_view text) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  return lower;
-}
 
 // The same counter setting, whatever the privilege level. A fixed-counter
 // event and its general-counter twin (CPU_CLK_UNHALTED.THREAD and _THREAD_P)
@@ -65,7 +59,7 @@ std::set<std::string> model_events(const model::Model& model) {
 
 EventMatcher::EventMatcher(const model::Model& model, const events::Resolver& resolver) : resolver_(resolver) {
   for (const auto& name : model_events(model)) {
-    model_events_.push_back(ModelEvent{name, lower_case(name), try_resolve(resolver, name)});
+    model_events_.push_back(ModelEvent{name, lowercase(name), try_resolve(resolver, name)});
   }
 }
 
@@ -84,7 +78,7 @@ void EventMatcher::learn(const std::vector<std::string>& file_events) {
   // The model's own names first, so that an alias with the same encoding
   // (cycles for ls_not_halted_cyc) does not take a count the file names.
   for (const std::string* name : fresh) {
-    const std::string lower = lower_case(*name);
+    const std::string lower = lowercase(*name);
     for (auto& event : model_events_) {
       if (!event.claimed && event.lower_name == lower) claim(event, *name);
     }

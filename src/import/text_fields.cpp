@@ -8,13 +8,6 @@
 
 namespace topdown::import {
 
-std::string_view trim(std::string_view text) {
-  const size_t first = text.find_first_not_of(" \t");
-  if (first == std::string_view::npos) return {};
-  const size_t last = text.find_last_not_of(" \t");
-  return text.substr(first, last - first + 1);
-}
-
 std::optional<double> parse_count(std::string_view text) {
   double value = 0;
   const char* end = text.data() + text.size();

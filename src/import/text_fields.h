@@ -4,9 +4,9 @@
 #include <string>
 #include <string_view>
 
-namespace topdown::import {
+#include "common/strings.h"
 
-std::string_view trim(std::string_view text);
+namespace topdown::import {
 
 // The whole of `text` as a finite number >= 0; nullopt otherwise.
 std::optional<double> parse_count(std::string_view text);

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "common/graph.h"
+#include "common/strings.h"
+
 namespace topdown::model {
 
 std::optional<expr::Value> known_run_variable(std::string_view name, const RunVariables& vars) {
@@ -47,11 +50,11 @@ const expr::Expression* FoldedModel::definition(std::string_view name) const {
 }
 
 Dependencies::Dependencies(const Model& model, const RunVariables& vars, IdentityChoice identities,
-                           FallbackChoice fallbacks)
-    : Dependencies(std::make_shared<const FoldedModel>(model, vars), std::move(identities), std::move(fallbacks)) {}
+                           const FallbackChoice& fallbacks)
+    : Dependencies(std::make_shared<const FoldedModel>(model, vars), std::move(identities), fallbacks) {}
 
 Dependencies::Dependencies(std::shared_ptr<const FoldedModel> folded, IdentityChoice identities,
-                           FallbackChoice fallbacks)
+                           const FallbackChoice& fallbacks)
     : folded_(std::move(folded)), identities_(std::move(identities)) {
   // Only nodes that have a fallback formula can use it.
   for (const std::string& name : fallbacks) {
@@ -59,10 +62,10 @@ Dependencies::Dependencies(std::shared_ptr<const FoldedModel> folded, IdentityCh
       fallbacks_.insert(name);
     }
   }
+  check_value_cycles();
   for (const Node& node : model().nodes) {
     std::set<std::string> events;
-    std::set<std::string, std::less<>> visiting;
-    collect(node.name, events, visiting, true);
+    collect(node.name, events, true);
     events_.emplace(node.name, std::move(events));
   }
 }
@@ -71,6 +74,28 @@ const FoldedModel::NodeFormulas& Dependencies::node(std::string_view name) const
   const FoldedModel::NodeFormulas* formulas = folded_->node(name);
   if (!formulas) throw Error("model " + model().name + " has no node '" + std::string(name) + "'");
   return *formulas;
+}
+
+// The loader rejects cycles among a file's formulas, but a model built
+// otherwise, or a choice of identities, may still make values wait on each
+// other, and collect() would recurse without end.
+void Dependencies::check_value_cycles() const {
+  std::vector<std::string> names;
+  for (const auto& [name, formula] : model().definitions) names.push_back(name);
+  for (const Node& node : model().nodes) names.push_back(node.name);
+  const std::vector<std::string> cycle = find_cycle(names, [&](const std::string& name) {
+    const expr::Expression* value = definition(name);
+    std::vector<std::string> used;
+    for (const std::string& id : (value ? *value : formula(name)).identifiers()) {
+      const Kind kind = kind_of(id);
+      if (kind == Kind::Definition || kind == Kind::Node) used.push_back(id);
+    }
+    return used;
+  });
+  if (!cycle.empty()) {
+    throw Error("model " + model().name + ": '" + cycle.front() + "' depends on itself through its formulas (" +
+                join(cycle, " -> ") + "); fix the model file " + model().source.string());
+  }
 }
 
 const expr::Expression& Dependencies::formula(std::string_view name) const {
@@ -103,27 +128,21 @@ Dependencies::Kind Dependencies::kind_of(std::string_view name) const {
 }
 
 // A node's events are those of its value and, when `with_threshold`, of its
-// verdict. A value never depends on a verdict (the loader allows over() only
-// in thresholds) and verdicts do not wait on each other in a circle, so each
-// over(NODE) starts a fresh walk without risk of endless recursion.
-void Dependencies::collect(std::string_view name, std::set<std::string>& events,
-                           std::set<std::string, std::less<>>& visiting, bool with_threshold) const {
-  if (!visiting.emplace(name).second) {
-    throw Error("model " + model().name + ": '" + std::string(name) +
-                "' depends on itself through its formulas; fix the model file " + model().source.string());
-  }
+// verdict. Values do not wait on each other in a circle (checked above), a
+// value never depends on a verdict (the loader allows over() only in
+// thresholds) and verdicts do not wait on each other in a circle, so the walk
+// ends.
+void Dependencies::collect(std::string_view name, std::set<std::string>& events, bool with_threshold) const {
   auto visit = [&](const expr::Expression& expression) {
     for (const std::string& id : expression.identifiers()) {
       switch (kind_of(id)) {
         case Kind::Definition:
         case Kind::Node:
-          collect(id, events, visiting, false);
+          collect(id, events, false);
           break;
-        case Kind::Verdict: {
-          std::set<std::string, std::less<>> fresh;
-          collect(*over_target(id), events, fresh, true);
+        case Kind::Verdict:
+          collect(*over_target(id), events, true);
           break;
-        }
         case Kind::Event:
           events.insert(id);
           break;
@@ -141,7 +160,6 @@ void Dependencies::collect(std::string_view name, std::set<std::string>& events,
       visit(*threshold_expr);
     }
   }
-  visiting.erase(visiting.find(name));
 }
 
 }  // namespace topdown::model

@@ -74,10 +74,10 @@ class Dependencies {
  public:
   // Throws Error when the chosen formulas refer to each other in a cycle.
   Dependencies(std::shared_ptr<const FoldedModel> folded, IdentityChoice identities = {},
-               FallbackChoice fallbacks = {});
+               const FallbackChoice& fallbacks = {});
   // Folds the model for `vars` first; for one-off use.
   Dependencies(const Model& model, const RunVariables& vars, IdentityChoice identities = {},
-               FallbackChoice fallbacks = {});
+               const FallbackChoice& fallbacks = {});
 
   const Model& model() const { return folded_->model(); }
   const std::shared_ptr<const FoldedModel>& folded() const { return folded_; }
@@ -104,8 +104,8 @@ class Dependencies {
   Kind kind_of(std::string_view name) const;
 
  private:
-  void collect(std::string_view name, std::set<std::string>& events,
-               std::set<std::string, std::less<>>& visiting, bool with_threshold) const;
+  void check_value_cycles() const;
+  void collect(std::string_view name, std::set<std::string>& events, bool with_threshold) const;
   const FoldedModel::NodeFormulas& node(std::string_view name) const;
 
   std::shared_ptr<const FoldedModel> folded_;

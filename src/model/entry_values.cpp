@@ -5,6 +5,8 @@
 #include <cmath>
 #include <optional>
 
+#include "common/strings.h"
+
 namespace topdown::model {
 namespace {
 
@@ -49,13 +51,8 @@ CpuMatch parse_cpu(const ListItem& item) {
                                      "; write VENDOR FAMILY [MODELMIN-MODELMAX], e.g. 'AMD 0x19 "
                                      "0x10-0x1F'");
   };
-  std::vector<std::string> words;
-  std::size_t begin = 0;
-  while ((begin = item.text.find_first_not_of(' ', begin)) != std::string::npos) {
-    const std::size_t end = std::min(item.text.find(' ', begin), item.text.size());
-    words.push_back(item.text.substr(begin, end - begin));
-    begin = end;
-  }
+  const std::vector<std::string_view> found = split_words(item.text, " ");
+  const std::vector<std::string> words(found.begin(), found.end());
   if (words.size() < 2 || words.size() > 3) return fail("expected 2 or 3 words");
   CpuMatch match;
   if (words[0] == "AMD") {

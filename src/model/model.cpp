@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
-#include <cstdlib>
 #include <sstream>
+
+#include "common/strings.h"
 
 namespace topdown::model {
 namespace {
@@ -13,13 +13,6 @@ std::string hex(unsigned value) {
   std::ostringstream out;
   out << "0x" << std::uppercase << std::hex << value;
   return out.str();
-}
-
-std::string lowercase(std::string_view text) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return lower;
 }
 
 // The vendor as the cpus key of a model file spells it.
@@ -44,9 +37,9 @@ std::string describe(const cpu::CpuId& id) {
 std::string describe(const std::vector<Model>& models) {
   std::string text;
   for (const Model& model : models) {
-    std::string cpus;
-    for (const CpuMatch& match : model.cpus) cpus += (cpus.empty() ? "" : ", ") + to_string(match);
-    text += (text.empty() ? "" : "; ") + model.name + " (" + model.title + ": " + cpus + ")";
+    std::vector<std::string> cpus;
+    for (const CpuMatch& match : model.cpus) cpus.push_back(to_string(match));
+    text += (text.empty() ? "" : "; ") + model.name + " (" + model.title + ": " + join(cpus, ", ") + ")";
   }
   return text;
 }
@@ -96,20 +89,6 @@ bool Model::matches(const cpu::CpuId& id) const {
     return match.vendor == id.vendor && match.family == id.family && id.model >= match.model_min &&
            id.model <= match.model_max;
   });
-}
-
-std::filesystem::path default_model_dir() {
-  if (const char* configured = std::getenv("TOPDOWN_MODELS"); configured && *configured) {
-    return configured;
-  }
-  std::error_code error;
-  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (!error) {
-    const std::filesystem::path installed =
-        (exe.parent_path() / ".." / "share" / "topdown" / "models").lexically_normal();
-    if (std::filesystem::is_directory(installed, error)) return installed;
-  }
-  return TOPDOWN_DATA_DIR;
 }
 
 std::vector<Model> load_all(const std::filesystem::path& dir) {
@@ -164,9 +143,9 @@ Model select_model(const std::filesystem::path& dir, const cpu::CpuId& id,
     throw Error("--cpu " + name_override + " names no model; supported: " + describe(models) +
                 "; use --cpu NAME with one of these names");
   }
-  std::string names;
-  for (const Model* model : candidates) names += (names.empty() ? "" : ", ") + model->name;
-  throw Error("--cpu " + name_override + " fits several models (" + names +
+  std::vector<std::string> names;
+  for (const Model* model : candidates) names.push_back(model->name);
+  throw Error("--cpu " + name_override + " fits several models (" + join(names, ", ") +
               "); use --cpu NAME with one of these names");
 }
 

@@ -91,7 +91,7 @@ struct Model {
   std::vector<Node> nodes;  // tree nodes in depth-first file order, then Info metrics
   std::filesystem::path source;
 
-  const Node* find(std::string_view name) const;  // by TMA name or vendor name
+  const Node* find(std::string_view wanted) const;  // by TMA name or vendor name
   // Tree nodes under `parent`, in order; children("") are the level-1 nodes.
   std::vector<const Node*> children(std::string_view parent) const;
   bool matches(const cpu::CpuId& id) const;
@@ -101,10 +101,6 @@ struct Model {
 // syntax errors, unknown keys, bad formulas, unknown parents, duplicate or
 // cyclic nodes.
 Model load_model(const std::filesystem::path& file);
-
-// Where model files live: $TOPDOWN_MODELS if set, else next to the installed
-// binary, else the source tree.
-std::filesystem::path default_model_dir();
 
 // Every *.model file in `dir`, loaded; throws on the first bad file.
 std::vector<Model> load_all(const std::filesystem::path& dir);

@@ -6,8 +6,11 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <set>
 
+#include "common/graph.h"
+#include "common/strings.h"
 #include "model/entry_values.h"
 #include "model/model.h"
 #include "model/section_reader.h"
@@ -32,12 +35,6 @@ bool is_identifier(std::string_view name) {
   return std::all_of(name.begin(), name.end(), word_char);
 }
 
-std::string join(const Keys& keys) {
-  std::string text;
-  for (std::string_view key : keys) text += (text.empty() ? "" : ", ") + std::string(key);
-  return text;
-}
-
 std::string section_title(const Section& section) {
   return "[" + section.kind + (section.name.empty() ? "" : " " + section.name) + "]";
 }
@@ -47,7 +44,7 @@ void check_keys(const Section& section, const Keys& allowed) {
     if (std::find(allowed.begin(), allowed.end(), entry.key) == allowed.end()) {
       throw ParseError(entry.key_at, "unknown key '" + entry.key + "' in " +
                                          section_title(section) +
-                                         "; allowed keys: " + join(allowed));
+                                         "; allowed keys: " + join(allowed, ", "));
     }
   }
 }
@@ -340,32 +337,24 @@ class Loader {
     }
   }
 
-  static std::string arrows(const std::vector<std::string>& names) {
-    std::string text;
-    for (const std::string& name : names) text += (text.empty() ? "" : " -> ") + name;
-    return text;
+  static std::string arrows(const std::vector<std::string>& names) { return join(names, " -> "); }
+
+  std::vector<std::size_t> all_drafts() const {
+    std::vector<std::size_t> indices(drafts_.size());
+    std::iota(indices.begin(), indices.end(), std::size_t{0});
+    return indices;
   }
 
   // Nodes referring to each other (through formula, identity or the
   // definitions these use) must not go round in a circle, or no evaluation
   // order exists.
   void check_reference_cycles() {
-    enum class Mark { New, Active, Done };
-    std::vector<Mark> marks(drafts_.size(), Mark::New);
-    std::vector<std::size_t> path;
-    std::function<void(std::size_t)> visit = [&](std::size_t index) {
-      marks[index] = Mark::Active;
-      path.push_back(index);
-      for (const Reference& next : references(drafts_[index])) {
-        if (marks[next.node] == Mark::Active) report_cycle(path, next.node);
-        if (marks[next.node] == Mark::New) visit(next.node);
-      }
-      path.pop_back();
-      marks[index] = Mark::Done;
-    };
-    for (std::size_t i = 0; i < drafts_.size(); ++i) {
-      if (marks[i] == Mark::New) visit(i);
-    }
+    const std::vector<std::size_t> cycle = find_cycle(all_drafts(), [&](std::size_t index) {
+      std::vector<std::size_t> used;
+      for (const Reference& next : references(drafts_[index])) used.push_back(next.node);
+      return used;
+    });
+    if (!cycle.empty()) report_cycle(cycle);
   }
 
   // A node used by a formula, and the name written there: the node itself
@@ -399,13 +388,13 @@ class Loader {
     return nodes;
   }
 
-  [[noreturn]] void report_cycle(const std::vector<std::size_t>& path, std::size_t again) const {
-    const auto start = std::find(path.begin(), path.end(), again);
+  // `cycle`: its nodes, the first repeated at the end. The error points at
+  // the first node's use of the second.
+  [[noreturn]] void report_cycle(const std::vector<std::size_t>& cycle) const {
     std::vector<std::string> names;
-    for (auto it = start; it != path.end(); ++it) names.push_back(drafts_[*it].node.name);
-    names.push_back(drafts_[again].node.name);
-    const Draft& first = drafts_[again];
-    const std::size_t next = start + 1 == path.end() ? again : *(start + 1);
+    for (std::size_t index : cycle) names.push_back(drafts_[index].node.name);
+    const Draft& first = drafts_[cycle[0]];
+    const std::size_t next = cycle[1];
     std::string written;
     for (const Reference& reference : references(first)) {
       if (reference.node == next) written = reference.written;
@@ -445,27 +434,15 @@ class Loader {
         }
       }
     }
-    enum class Mark { New, Active, Done };
-    std::vector<Mark> marks(drafts_.size(), Mark::New);
-    std::vector<std::string> path;
-    std::function<void(std::size_t)> visit = [&](std::size_t index) {
-      marks[index] = Mark::Active;
-      path.push_back(drafts_[index].node.name);
-      for (const std::size_t next : verdicts_needed(drafts_[index])) {
-        if (marks[next] == Mark::Active) {
-          path.push_back(drafts_[next].node.name);
-          throw ParseError(drafts_[index].threshold->value_at(),
-                           "thresholds wait on each other in a circle: " + arrows(path) +
-                               "; break it by dropping an over(...) or parent_over");
-        }
-        if (marks[next] == Mark::New) visit(next);
-      }
-      path.pop_back();
-      marks[index] = Mark::Done;
-    };
-    for (std::size_t i = 0; i < drafts_.size(); ++i) {
-      if (marks[i] == Mark::New) visit(i);
-    }
+    const std::vector<std::size_t> cycle =
+        find_cycle(all_drafts(), [&](std::size_t index) { return verdicts_needed(drafts_[index]); });
+    if (cycle.empty()) return;
+    std::vector<std::string> names;
+    for (std::size_t index : cycle) names.push_back(drafts_[index].node.name);
+    // The threshold that closes the circle.
+    throw ParseError(drafts_[cycle[cycle.size() - 2]].threshold->value_at(),
+                     "thresholds wait on each other in a circle: " + arrows(names) +
+                         "; break it by dropping an over(...) or parent_over");
   }
 
   // The nodes whose verdicts the draft's threshold needs: over(NODE) targets,

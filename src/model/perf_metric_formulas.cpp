@@ -7,17 +7,11 @@
 #include <utility>
 
 #include "common/error.h"
+#include "common/strings.h"
 #include "model/model.h"
 
 namespace topdown::model::perf_json {
 namespace {
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; });
-  return out;
-}
 
 // perf's literals about the machine as a whole that are none of our run
 // variables (perf itself reads them from the system it runs on).
@@ -75,7 +69,7 @@ bool asks_about_event(std::string_view name) {
 std::optional<expr::Expression> translate_name(const std::string& name, const MetricNames& metrics,
                                                const std::string& where) {
   if (name.starts_with('#')) {
-    const std::string literal = lower(name);
+    const std::string literal = lowercase(name);
     if (is_run_variable(literal)) return expr::Expression::parse(literal);
     // Intel's converter wrote the TMA's "ebs_mode" as "#core_wide < 1".
     if (literal == "#core_wide") return expr::Expression::parse("not ebs_mode");

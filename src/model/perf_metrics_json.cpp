@@ -9,6 +9,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "common/graph.h"
+#include "common/strings.h"
 #include "model/perf_metric_formulas.h"
 
 namespace topdown::model {
@@ -53,14 +55,10 @@ std::string parent_of_group(std::string_view group) {
   return std::string(group.substr(0, group.size() - 6));
 }
 
-std::vector<std::string> split(std::string_view text, char separator) {
-  std::vector<std::string> items;
-  while (!text.empty()) {
-    const auto end = std::min(text.find(separator), text.size());
-    if (end > 0) items.emplace_back(text.substr(0, end));
-    text.remove_prefix(std::min(end + 1, text.size()));
-  }
-  return items;
+// The items of one of perf's ';'-separated lists.
+std::vector<std::string> list_items(std::string_view list) {
+  const std::vector<std::string_view> items = split_words(list, ";");
+  return {items.begin(), items.end()};
 }
 
 // perf's descriptions end "Sample with: EVENT;EVENT. Related metrics: ...".
@@ -71,7 +69,7 @@ std::vector<std::string> sample_events(std::string_view description) {
   std::string_view events = description.substr(start + kSample.size());
   events = events.substr(0, events.find(". "));
   if (events.ends_with('.')) events.remove_suffix(1);
-  return split(events, ';');
+  return list_items(events);
 }
 
 std::string one_line(std::string text) {
@@ -153,7 +151,7 @@ class PerfMetricFile {
     metric.formula = text(entry, "MetricExpr", metric.name);
     if (metric.formula.empty()) fail(metric, "no MetricExpr; every metric needs a formula");
     metric.threshold = text(entry, "MetricThreshold", metric.name);
-    metric.groups = split(text(entry, "MetricGroup", metric.name), ';');
+    metric.groups = list_items(text(entry, "MetricGroup", metric.name));
     metric.scale_unit = text(entry, "ScaleUnit", metric.name);
     metric.brief_description = text(entry, "BriefDescription", metric.name);
     metric.public_description = text(entry, "PublicDescription", metric.name);
@@ -221,26 +219,16 @@ class PerfMetricFile {
   }
 
   void check_formula_cycles() const {
-    std::map<std::string, int, std::less<>> marks;  // 1 while visiting, 2 when done
-    std::vector<std::string> path;
-    std::function<void(const std::string&)> visit = [&](const std::string& name) {
-      marks[name] = 1;
-      path.push_back(name);
+    std::vector<std::string> names;
+    for (const PerfMetric& metric : metrics_) names.push_back(metric.name);
+    const std::vector<std::string> cycle = find_cycle(names, [&](const std::string& name) {
+      std::vector<std::string> metrics_used;
       for (const std::string& used : formulas_.at(name).identifiers()) {
-        if (!names_.count(used)) continue;
-        if (marks[used] == 1) {
-          std::string circle;
-          for (auto it = std::find(path.begin(), path.end(), used); it != path.end(); ++it) circle += *it + " -> ";
-          fail("metrics use each other in a circle: " + circle + used);
-        }
-        if (marks[used] == 0) visit(used);
+        if (names_.count(used)) metrics_used.push_back(used);
       }
-      path.pop_back();
-      marks[name] = 2;
-    };
-    for (const PerfMetric& metric : metrics_) {
-      if (marks[metric.name] == 0) visit(metric.name);
-    }
+      return metrics_used;
+    });
+    if (!cycle.empty()) fail("metrics use each other in a circle: " + join(cycle, " -> "));
   }
 
   // Tree nodes depth-first, children in file order.
@@ -268,7 +256,7 @@ class PerfMetricFile {
     if (error != std::errc() || end == scale.data() + scale.size()) {
       fail(metric, "ScaleUnit '" + scale + "' is not a number followed by a unit, such as 100% or 1MB/s");
     }
-    const std::string unit(end, scale.data() + scale.size());
+    std::string unit(end, scale.data() + scale.size());
     if (factor == 100 && unit == "%") return "fraction";
     if (factor == 1) return unit;
     return std::string(scale.data(), end) + " " + unit;

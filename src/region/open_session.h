@@ -47,8 +47,8 @@ Counting plan_counting(const cpu::CpuInfo& cpu, const std::optional<metrics::Sup
 Reader choose_reader(ReaderChoice choice, std::optional<double> rdpmc_ns, std::optional<double> read_ns);
 
 // Where the library finds its models: $TOPDOWN_MODELS, then
-// <prefix>/share/topdown/models beside the installed library (or the prefix
-// it was configured for), then the CLI's search (model::default_model_dir).
+// share/topdown/models beside the installed library (or beside the program
+// the static library is linked into), then the prefix it was configured for.
 std::filesystem::path model_dir();
 
 // The counter group open and enabled on the calling thread, with both its

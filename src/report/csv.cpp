@@ -2,17 +2,10 @@
 
 #include <fmt/format.h>
 
+#include "common/strings.h"
+
 namespace topdown::report {
 namespace {
-
-std::string join(const std::vector<std::string>& items, char separator) {
-  std::string text;
-  for (const auto& item : items) {
-    if (!text.empty()) text += separator;
-    text += item;
-  }
-  return text;
-}
 
 void append_field(std::string& line, const std::string& field) {
   if (field.find_first_of(",\"\r\n") == std::string::npos) {
@@ -40,7 +33,7 @@ CsvRow node_row(const eval::NodeResult& node) {
           node.bottleneck ? "1" : "0",
           fmt::format("{:.4f}", node.counted_share),
           status_of(node),
-          join(node.missing_events, ' ')};
+          join(node.missing_events, " ")};
 }
 
 CsvRow event_row(const std::string& event, const counts::Sample& sample) {

@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "../support/temp_tree.h"
+#include "common/strings.h"
 #include "events/event.h"
 #include "events/model_resolver.h"
 #include "import/import.h"
@@ -32,11 +33,6 @@ std::filesystem::path perf_json_dir() {
 
 std::filesystem::path model_file(const std::string& name) {
   return std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models" / (name + ".model");
-}
-
-std::string lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
 }
 
 // Counts for every event either model reads, one random value per encoding:
@@ -83,11 +79,11 @@ Values import_values(const std::string& options, const std::filesystem::path& co
 // names differ more.
 std::string perf_name(const model::Node& node, const Values& perf, const std::map<std::string, std::string>& renamed) {
   if (const auto other = renamed.find(node.name); other != renamed.end()) return other->second;
-  const std::string tma = "tma_" + lower(node.vendor_name.empty() ? node.name : node.vendor_name);
+  const std::string tma = "tma_" + lowercase(node.vendor_name.empty() ? node.name : node.vendor_name);
   if (perf.count(tma) || !node.is_info) return tma;
   std::string found;
   for (const auto& [name, value] : perf) {
-    if (!name.starts_with("tma_info_") || !name.ends_with("_" + lower(node.name))) continue;
+    if (!name.starts_with("tma_info_") || !name.ends_with("_" + lowercase(node.name))) continue;
     if (!found.empty()) return "";  // ambiguous
     found = name;
   }

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "collect/collect.h"
+#include "common/data_dir.h"
 #include "eval/evaluate.h"
 #include "events/model_resolver.h"
 #include "model/model.h"
@@ -30,7 +31,7 @@ TEST(MultiplexLive, RotatingGroupsAgreeWithOneRunPerGroup) {
   if (!cpu.working_counters || *cpu.working_counters < 1) {
     GTEST_SKIP() << "the counter health check could not run here (perf_event_paranoid or no counters)";
   }
-  const model::Model model = model::select_model(model::default_model_dir(), cpu.id, "");
+  const model::Model model = model::select_model(models_dir(), cpu.id, "");
   const events::Resolver resolver(events::resolver_config(model, cpu));
   model::RunVariables vars;
   vars.smt_enabled = cpu.smt_enabled;

@@ -1,8 +1,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-
 #include "../support/temp_tree.h"
 #include "cpu_ids.h"
 #include "model/model.h"
@@ -331,40 +329,6 @@ TEST(ModelLoader, RejectsAMissingFolder) {
     EXPECT_THAT(error.what(), HasSubstr(dir.string()));
     EXPECT_THAT(error.what(), HasSubstr("TOPDOWN_MODELS"));
   }
-}
-
-// Restores an environment variable when the test ends.
-class ScopedEnv {
- public:
-  explicit ScopedEnv(const char* name) : name_(name) {
-    if (const char* value = std::getenv(name)) saved_ = value;
-  }
-  ~ScopedEnv() {
-    if (saved_) {
-      setenv(name_, saved_->c_str(), 1);
-    } else {
-      unsetenv(name_);
-    }
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> saved_;
-};
-
-TEST(ModelLoader, DefaultModelDirPrefersTheEnvironment) {
-  const ScopedEnv restore("TOPDOWN_MODELS");
-  setenv("TOPDOWN_MODELS", "/some/where/models", 1);
-  EXPECT_EQ(default_model_dir(), "/some/where/models");
-  // The test binary is not installed, so the source tree's folder is next.
-  unsetenv("TOPDOWN_MODELS");
-  EXPECT_EQ(std::filesystem::weakly_canonical(default_model_dir()),
-            std::filesystem::weakly_canonical(kShippedModels));
-  setenv("TOPDOWN_MODELS", "", 1);
-  EXPECT_EQ(std::filesystem::weakly_canonical(default_model_dir()),
-            std::filesystem::weakly_canonical(kShippedModels));
 }
 
 TEST(SelectModel, PicksByCpuId) {

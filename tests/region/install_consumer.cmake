@@ -5,13 +5,7 @@
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 
-function(run what)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT status EQUAL 0)
-    message(FATAL_ERROR "${what} failed (${status}):\n${out}\n${err}")
-  endif()
-  set(output "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../../cmake/run_checked.cmake)
 
 run("installing the region component" ${CMAKE_COMMAND} --install ${BUILD_DIR} --component region --prefix ${prefix})
 foreach(expected include/topdown/region.h include/topdown/region.hpp share/topdown/models/zen5.model
@@ -52,6 +46,13 @@ run("configuring the consumer" ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE} -B ${WORK_
     -DCMAKE_PREFIX_PATH=${prefix} ${consumer_flags})
 run("building the consumer" ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 foreach(program consumer_cpp consumer_c)
+  # The shared library finds the models beside itself; a program the static
+  # one is linked into, outside the prefix configured, is told where they are.
+  if(program STREQUAL "consumer_cpp")
+    set(ENV{TOPDOWN_MODELS} ${prefix}/share/topdown/models)
+  else()
+    unset(ENV{TOPDOWN_MODELS})
+  endif()
   run("running ${program}" ${WORK_DIR}/build/${program})
   if(NOT output MATCHES "^(opened|error 1: .*no hardware PMU)")
     message(FATAL_ERROR "${program} printed: ${output}")
