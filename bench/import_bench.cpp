@@ -24,9 +24,9 @@
 #include "eval/evaluate.h"
 #include "events/model_resolver.h"
 #include "import/import.h"
-#include "schedule/plan.h"
 #include "model/dependencies.h"
 #include "model/model.h"
+#include "schedule/plan.h"
 
 namespace {
 
@@ -94,49 +94,51 @@ PerInterval read_per_interval(const std::filesystem::path& path, const model::Mo
   read_options.per_interval = true;
   import::read_file(path, read_options, [&](const import::Interval& interval, const import::FileInfo& file) {
     const auto translation = matcher.translate(interval.sample, file.events);
-    const auto evaluating = std::chrono::steady_clock::now();
-    const eval::Evaluation evaluation = evaluator.evaluate(translation.sample);
-    result.evaluating_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - evaluating).count();
-    if (evaluation.bottleneck()) ++bottlenecks;
-  });
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  result.folds = model::FoldedModel::built() - folds_before;
-  if (bottlenecks == 0) throw Error("no interval had a bottleneck: the generated counts are not being evaluated");
-  return result;
-}
+  const auto evaluating = std::chrono::steady_clock::now();
+  const eval::Evaluation evaluation = evaluator.evaluate(translation.sample);
+  result.evaluating_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - evaluating).count();
+  if (evaluation.bottleneck()) ++bottlenecks;
+});
+result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+result.folds = model::FoldedModel::built() - folds_before;
+if (bottlenecks == 0) throw Error("no interval had a bottleneck: the generated counts are not being evaluated");
+return result;
+}  // namespace
 
 void run(const model::Model& model, import::EventMatcher& matcher, const std::vector<std::string>& events,
          int intervals) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("topdown-import-bench-" + std::to_string(getpid()) + ".csv");
+  const auto path =
+      std::filesystem::temp_directory_path() / ("topdown-import-bench-" + std::to_string(getpid()) + ".csv");
   write_perf_file(path, events, intervals);
   const auto bytes = std::filesystem::file_size(path);
   counts::Sample total;
   std::vector<std::string> names;
   const auto start = std::chrono::steady_clock::now();
-  const import::FileInfo info = import::read_file(path, import::ReadOptions{},
-                                                  [&](const import::Interval& whole, const import::FileInfo& file) {
-                                                    total = whole.sample;
-                                                    names = file.events;
-                                                  });
+  const import::FileInfo info =
+      import::read_file(path, import::ReadOptions{}, [&](const import::Interval& whole, const import::FileInfo& file) {
+        total = whole.sample;
+        names = file.events;
+      });
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::filesystem::remove(path);
 
   const auto translation = matcher.translate(total, names);
-  std::printf("%6d intervals: %9llu rows, %6.1f MB in %6.3f s = %5.2f M rows/s, %.0f MB/s; %zu events, %zu unmatched; "
-              "peak RSS %ld KiB\n",
-              intervals, static_cast<unsigned long long>(info.rows), static_cast<double>(bytes) / 1e6, seconds,
-              static_cast<double>(info.rows) / seconds / 1e6, static_cast<double>(bytes) / seconds / 1e6,
-              names.size(), translation.unmatched.size(), peak_rss_kib());
+  std::printf(
+      "%6d intervals: %9llu rows, %6.1f MB in %6.3f s = %5.2f M rows/s, %.0f MB/s; %zu events, %zu unmatched; "
+      "peak RSS %ld KiB\n",
+      intervals, static_cast<unsigned long long>(info.rows), static_cast<double>(bytes) / 1e6, seconds,
+      static_cast<double>(info.rows) / seconds / 1e6, static_cast<double>(bytes) / seconds / 1e6, names.size(),
+      translation.unmatched.size(), peak_rss_kib());
 
   write_perf_file(path, events, intervals);
   const PerInterval per_interval = read_per_interval(path, model, matcher);
   std::filesystem::remove(path);
   const double rows = static_cast<double>(info.rows);
-  std::printf("  summary only %5.2f M rows/s | per interval, -l6 + Info evaluated: %5.2f M rows/s, evaluation "
-              "%.1f us/interval, model folded %llu time(s) for %d intervals\n",
-              rows / seconds / 1e6, rows / per_interval.seconds / 1e6, per_interval.evaluating_s / intervals * 1e6,
-              static_cast<unsigned long long>(per_interval.folds), intervals);
+  std::printf(
+      "  summary only %5.2f M rows/s | per interval, -l6 + Info evaluated: %5.2f M rows/s, evaluation "
+      "%.1f us/interval, model folded %llu time(s) for %d intervals\n",
+      rows / seconds / 1e6, rows / per_interval.seconds / 1e6, per_interval.evaluating_s / intervals * 1e6,
+      static_cast<unsigned long long>(per_interval.folds), intervals);
 }
 
 }  // namespace

@@ -49,7 +49,8 @@ std::optional<OpenCounters> open_or_skip(benchmark::State& state, Counters count
 
 std::optional<Session> session_or_skip(benchmark::State& state, OpenCounters counters, Reader reader) {
   if (reader == Reader::Rdpmc && !counters.rdpmc_reader) {
-    state.SkipWithError("rdpmc cannot read these counters here (not allowed by the kernel, or the group is off the PMU)");
+    state.SkipWithError(
+        "rdpmc cannot read these counters here (not allowed by the kernel, or the group is off the PMU)");
     return std::nullopt;
   }
   SessionInfo info;
@@ -124,7 +125,8 @@ void BM_RawRdpmc(benchmark::State& state) {
   std::optional<OpenCounters> counters = open_or_skip(state, Counters::Cpu, static_cast<int>(state.range(0)));
   if (!counters) return;
   if (!counters->rdpmc_reader) {
-    state.SkipWithError("rdpmc cannot read these counters here (not allowed by the kernel, or the group is off the PMU)");
+    state.SkipWithError(
+        "rdpmc cannot read these counters here (not allowed by the kernel, or the group is off the PMU)");
     return;
   }
   for (auto _ : state) raw_rdpmc(raw_view(*counters));

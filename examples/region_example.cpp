@@ -52,8 +52,7 @@ int main(int argc, char** argv) {
 
   const auto& info = session->info();
   std::cout << "topdown regions (" << info.title << ", read with "
-            << (info.reader == topdown::region::Reader::Rdpmc ? "rdpmc" : "read()") << "), checksum " << total
-            << "\n";
+            << (info.reader == topdown::region::Reader::Rdpmc ? "rdpmc" : "read()") << "), checksum " << total << "\n";
   for (const auto& result : session->results()) std::cout << to_text(result);
   return 0;
 }

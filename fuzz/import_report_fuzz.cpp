@@ -65,16 +65,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     import::EventMatcher whole_matcher(analysis.model, analysis.resolver);
     import::read_file(file.path(), import::ReadOptions{}, [&](const import::Interval& whole, const import::FileInfo& info) {
       analysis.analyse(whole_matcher, whole, info);
-    });
-    import::EventMatcher interval_matcher(analysis.model, analysis.resolver);
-    import::ReadOptions per_interval;
-    per_interval.per_interval = true;
-    size_t intervals = 0;
+  });
+  import::EventMatcher interval_matcher(analysis.model, analysis.resolver);
+  import::ReadOptions per_interval;
+  per_interval.per_interval = true;
+  size_t intervals = 0;
     import::read_file(file.path(), per_interval, [&](const import::Interval& interval, const import::FileInfo& info) {
       // Every interval is read; the first few are enough to analyse.
       if (++intervals <= 2) analysis.analyse(interval_matcher, interval, info);
-    });
-  } catch (const Error&) {
-  }
-  return 0;
+});
+}
+catch (const Error&) {
+}
+return 0;
 }

@@ -63,14 +63,14 @@ typedef enum {
  * library learns from struct_size which version of the struct the program
  * was built with, so that fields can be added later. */
 typedef struct td_region_options {
-  size_t struct_size;        /* sizeof(td_region_options): set by td_region_options_init */
-  int level;                 /* 1 or 2 (default 1) */
-  td_region_reader reader;   /* default TD_REGION_READER_AUTO */
-  int include_kernel;        /* count kernel mode too (default 0: user mode only) */
-  const char* models_dir;    /* NULL: $TOPDOWN_MODELS, else the installed models */
-  const char* model_file;    /* NULL: the CPU's model or PERF_METRICS; else count this model file
-                                (tests/data/software.model in the sources opens without a PMU) */
-  uint64_t reset_slots;      /* Intel PERF_METRICS with rdpmc: reset after this many slots; 0 = default */
+  size_t struct_size;      /* sizeof(td_region_options): set by td_region_options_init */
+  int level;               /* 1 or 2 (default 1) */
+  td_region_reader reader; /* default TD_REGION_READER_AUTO */
+  int include_kernel;      /* count kernel mode too (default 0: user mode only) */
+  const char* models_dir;  /* NULL: $TOPDOWN_MODELS, else the installed models */
+  const char* model_file;  /* NULL: the CPU's model or PERF_METRICS; else count this model file
+                              (tests/data/software.model in the sources opens without a PMU) */
+  uint64_t reset_slots;    /* Intel PERF_METRICS with rdpmc: reset after this many slots; 0 = default */
 } td_region_options;
 
 typedef struct td_region_session td_region_session;
@@ -81,23 +81,23 @@ typedef struct td_region_node {
   const char* vendor_name; /* the CPU vendor's name for it ("" if none) */
   const char* parent;      /* "" for level 1 */
   int level;
-  int has_fraction;        /* 0: n/a (an event was not counted, or no slots) */
-  double fraction;         /* share of the region's slots */
+  int has_fraction; /* 0: n/a (an event was not counted, or no slots) */
+  double fraction;  /* share of the region's slots */
   int has_slots;
-  double slots;            /* the same as a slot count */
+  double slots; /* the same as a slot count */
   int over_threshold;
   int bottleneck;
 } td_region_node;
 
 typedef struct td_region_result {
   const char* name;
-  const char* parent;      /* the enclosing region at its first call, "" at the top */
+  const char* parent; /* the enclosing region at its first call, "" at the top */
   int depth;
-  uint64_t calls;          /* begin/end pairs whose counts are included */
-  uint64_t dropped_calls;  /* pairs whose counts could not be read (see the docs) */
+  uint64_t calls;         /* begin/end pairs whose counts are included */
+  uint64_t dropped_calls; /* pairs whose counts could not be read (see the docs) */
   int has_slots;
-  double slots;            /* pipeline slots of all calls */
-  double counted_share;    /* 1 = the counters ran the whole time */
+  double slots;         /* pipeline slots of all calls */
+  double counted_share; /* 1 = the counters ran the whole time */
   size_t node_count;
   const td_region_node* nodes; /* tree order */
   size_t warning_count;

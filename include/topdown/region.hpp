@@ -99,10 +99,10 @@ struct RegionResult {
   std::string name;
   std::string parent;  // the enclosing region at its first call, "" at the top
   int depth = 0;
-  uint64_t calls = 0;          // begin/end pairs whose counts are included
-  uint64_t dropped_calls = 0;  // pairs whose counts could not be read (docs/region-library.md)
-  std::optional<double> slots;  // pipeline slots of all calls
-  double counted_share = 1.0;   // 1 = the counters ran the whole time
+  uint64_t calls = 0;            // begin/end pairs whose counts are included
+  uint64_t dropped_calls = 0;    // pairs whose counts could not be read (docs/region-library.md)
+  std::optional<double> slots;   // pipeline slots of all calls
+  double counted_share = 1.0;    // 1 = the counters ran the whole time
   std::vector<NodeValue> nodes;  // tree order, levels 1..Options::level
   std::vector<std::string> warnings;
 

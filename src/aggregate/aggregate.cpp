@@ -24,7 +24,8 @@ std::optional<std::vector<std::string_view>> id_parts(std::string_view label) {
   std::vector<std::string_view> parts;
   for (size_t start = 0;;) {
     const size_t dash = label.find('-', start);
-    const std::string_view part = label.substr(start, dash == std::string_view::npos ? std::string_view::npos : dash - start);
+    const std::string_view part =
+        label.substr(start, dash == std::string_view::npos ? std::string_view::npos : dash - start);
     if (part.size() < 2 || part[0] < 'A' || part[0] > 'Z' || !all_digits(part.substr(1))) return std::nullopt;
     parts.push_back(part);
     if (dash == std::string_view::npos) return parts;
@@ -34,12 +35,18 @@ std::optional<std::vector<std::string_view>> id_parts(std::string_view label) {
 
 std::string_view kind_name(PlaceKind kind) {
   switch (kind) {
-    case PlaceKind::Cpu: return "per-CPU rows (perf stat -A)";
-    case PlaceKind::Core: return "per-core rows (perf --per-core)";
-    case PlaceKind::Die: return "per-die rows (perf --per-die)";
-    case PlaceKind::Socket: return "per-socket rows (perf --per-socket)";
-    case PlaceKind::Thread: return "per-thread rows (perf --per-thread)";
-    case PlaceKind::Other: return "rows per node or cache";
+    case PlaceKind::Cpu:
+      return "per-CPU rows (perf stat -A)";
+    case PlaceKind::Core:
+      return "per-core rows (perf --per-core)";
+    case PlaceKind::Die:
+      return "per-die rows (perf --per-die)";
+    case PlaceKind::Socket:
+      return "per-socket rows (perf --per-socket)";
+    case PlaceKind::Thread:
+      return "per-thread rows (perf --per-thread)";
+    case PlaceKind::Other:
+      return "rows per node or cache";
   }
   return "rows";
 }
@@ -50,7 +57,8 @@ int cpu_of(std::string_view label) { return to_int(label.substr(3)); }
 class Units {
  public:
   counts::Sample& of(const std::string& label) {
-    auto it = std::find_if(result_.units.begin(), result_.units.end(), [&](const Unit& unit) { return unit.label == label; });
+    auto it =
+        std::find_if(result_.units.begin(), result_.units.end(), [&](const Unit& unit) { return unit.label == label; });
     if (it != result_.units.end()) return it->sample;
     result_.units.push_back(Unit{label, {}});
     return result_.units.back().sample;
@@ -63,9 +71,10 @@ class Units {
 
 const Topology& topology_for(const Request& request, std::string_view why) {
   if (!request.topology) {
-    throw Error(fmt::format("{} needs the CPU topology of the measured machine; give `lscpu -p=CPU,CORE,SOCKET` "
-                            "output from there with --topology FILE",
-                            why));
+    throw Error(
+        fmt::format("{} needs the CPU topology of the measured machine; give `lscpu -p=CPU,CORE,SOCKET` "
+                    "output from there with --topology FILE",
+                    why));
   }
   return *request.topology;
 }
@@ -73,9 +82,10 @@ const Topology& topology_for(const Request& request, std::string_view why) {
 const CpuPlace& place_of(const Topology& topology, std::string_view label) {
   const CpuPlace* place = topology.find(cpu_of(label));
   if (!place) {
-    throw Error(fmt::format("{} is not in the CPU topology ({} CPUs); give the measured machine's "
-                            "`lscpu -p=CPU,CORE,SOCKET` output with --topology FILE",
-                            label, topology.size()));
+    throw Error(
+        fmt::format("{} is not in the CPU topology ({} CPUs); give the measured machine's "
+                    "`lscpu -p=CPU,CORE,SOCKET` output with --topology FILE",
+                    label, topology.size()));
   }
   return *place;
 }
@@ -96,7 +106,8 @@ void per_cpu_threads(const std::vector<counts::Place>& places, const Request& re
       if (!unit.sample.find(event)) continue;
       counts::Count core;
       for (const counts::Place& sibling : places) {
-        if (const CpuPlace& other = place_of(topology, sibling.label); other.core != where.core || other.socket != where.socket) {
+        if (const CpuPlace& other = place_of(topology, sibling.label);
+            other.core != where.core || other.socket != where.socket) {
           continue;
         }
         if (const counts::Count* count = sibling.sample.find(event)) counts::add_scaled(core, *count);
@@ -109,7 +120,8 @@ void per_cpu_threads(const std::vector<counts::Place>& places, const Request& re
 // --per-core or --per-socket of per-CPU places.
 void per_cpu_groups(const std::vector<counts::Place>& places, const Request& request, Units& units) {
   const bool by_core = request.view == View::Core;
-  const Topology& topology = topology_for(request, by_core ? "--per-core of per-CPU counts" : "--per-socket of per-CPU counts");
+  const Topology& topology =
+      topology_for(request, by_core ? "--per-core of per-CPU counts" : "--per-socket of per-CPU counts");
   std::map<std::string, std::pair<size_t, size_t>> cpus_of_core;  // counted, in the topology
   for (const counts::Place& place : places) {
     const CpuPlace& where = place_of(topology, place.label);
@@ -140,10 +152,14 @@ std::string socket_of(std::string_view label) { return std::string(id_parts(labe
 
 std::string_view view_name(View view) {
   switch (view) {
-    case View::Global: return "global";
-    case View::Thread: return "--per-thread";
-    case View::Core: return "--per-core";
-    case View::Socket: return "--per-socket";
+    case View::Global:
+      return "global";
+    case View::Thread:
+      return "--per-thread";
+    case View::Core:
+      return "--per-core";
+    case View::Socket:
+      return "--per-socket";
   }
   return "global";
 }
@@ -175,9 +191,10 @@ Aggregation aggregate(const std::vector<counts::Place>& places, const Request& r
   const PlaceKind kind = kind_of_label(places.front().label);
   for (const counts::Place& place : places) {
     if (kind_of_label(place.label) != kind) {
-      throw Error(fmt::format("the rows mix places of different kinds ('{}' and '{}'); count with one of perf's "
-                              "-A, --per-core, --per-socket or --per-thread",
-                              places.front().label, place.label));
+      throw Error(
+          fmt::format("the rows mix places of different kinds ('{}' and '{}'); count with one of perf's "
+                      "-A, --per-core, --per-socket or --per-thread",
+                      places.front().label, place.label));
     }
   }
   auto cannot = [&]() {

@@ -29,7 +29,7 @@ PlaceKind kind_of_label(std::string_view label);
 
 // Where each logical CPU sits.
 struct CpuPlace {
-  int core = 0;    // core id within its socket
+  int core = 0;  // core id within its socket
   int socket = 0;
 };
 

@@ -16,7 +16,8 @@ std::vector<std::string_view> split_commas(std::string_view line) {
   std::vector<std::string_view> fields;
   for (size_t start = 0;;) {
     const size_t comma = line.find(',', start);
-    fields.push_back(trim(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
+    fields.push_back(
+        trim(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
     if (comma == std::string_view::npos) return fields;
     start = comma + 1;
   }
@@ -54,7 +55,8 @@ std::optional<Columns> columns_of_header(std::string_view comment) {
 
 Topology Topology::read_lscpu(const std::filesystem::path& file) {
   std::ifstream in(file);
-  if (!in) throw Error("cannot read the topology file " + file.string() + "; give the output of `lscpu -p=CPU,CORE,SOCKET`");
+  if (!in)
+    throw Error("cannot read the topology file " + file.string() + "; give the output of `lscpu -p=CPU,CORE,SOCKET`");
   std::map<int, CpuPlace> cpus;
   Columns columns;
   std::string line;
@@ -71,7 +73,8 @@ Topology Topology::read_lscpu(const std::filesystem::path& file) {
       return ParseError(SourceLocation{file.string(), line_number, 0},
                         what + "; expected the output of `lscpu -p=CPU,CORE,SOCKET` (lines like 0,0,0)");
     };
-    if (fields.size() < needed) throw bad_line(fmt::format("'{}' has {} fields, not {}", content, fields.size(), needed));
+    if (fields.size() < needed)
+      throw bad_line(fmt::format("'{}' has {} fields, not {}", content, fields.size(), needed));
     const auto cpu = number(fields[columns.cpu]);
     if (!cpu) throw bad_line(fmt::format("'{}' does not start with a CPU number", content));
     // lscpu leaves the fields of an offline CPU empty.

@@ -8,8 +8,8 @@ namespace topdown::cli {
 
 model::Model choose_model(const cpu::CpuId& cpu, const std::string& cpu_override, const std::string& metrics_file,
                           const std::string& model_file) {
-  model::Model model = model_file.empty() ? model::select_model(models_dir(), cpu, cpu_override)
-                                          : model::load_model(model_file);
+  model::Model model =
+      model_file.empty() ? model::select_model(models_dir(), cpu, cpu_override) : model::load_model(model_file);
   return metrics_file.empty() ? model : model::load_perf_metrics_json(metrics_file, model);
 }
 

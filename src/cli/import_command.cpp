@@ -106,7 +106,7 @@ class FileAnalysis {
   events::Resolver resolver_;
   import::EventMatcher matcher_;
   std::optional<settings::ImportDecision> decision_;  // by the first sample
-  std::optional<eval::Evaluator> evaluator_;           // prepared with the decision, for every interval and unit
+  std::optional<eval::Evaluator> evaluator_;          // prepared with the decision, for every interval and unit
   bool topology_decided_ = false;
   std::optional<aggregate::Topology> topology_;
   std::set<std::string, std::less<>> core_wide_events_;
@@ -127,9 +127,9 @@ int run_import(const ImportOptions& options) {
   ReportSink sink(options.report.output);
   import::read_file(options.file, read_options, [&](const import::Interval& interval, const import::FileInfo& file) {
     sink.write(writer.write(interval.time_s, analysis.reports(interval, file)));
-  });
-  sink.commit();
-  return 0;
-}
+});
+sink.commit();
+return 0;
+}  // namespace topdown::cli
 
 }  // namespace topdown::cli

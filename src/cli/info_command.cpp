@@ -18,7 +18,8 @@ int run_info() {
   std::string pmus;
   for (const auto& pmu : cpu.pmus) pmus += (pmus.empty() ? "" : ", ") + pmu.name;
   out += fmt::format("pmus:           {}\n", pmus.empty() ? "(none)" : pmus);
-  out += fmt::format("core pmu:       {}\n", cpu.has_core_pmu() ? "yes" : "NO (no hardware counters: VM without vPMU?)");
+  out +=
+      fmt::format("core pmu:       {}\n", cpu.has_core_pmu() ? "yes" : "NO (no hardware counters: VM without vPMU?)");
   out += fmt::format("perf_event_paranoid: {}\n", cpu.perf_event_paranoid.empty() ? "?" : cpu.perf_event_paranoid);
   out += fmt::format("general counters: {} reported, {}\n", cpu.reported_counters,
                      cpu.working_counters ? fmt::format("{} really count", *cpu.working_counters)

@@ -54,7 +54,8 @@ int run_list(const std::string& cpu, const std::string& metrics_file) {
   out += fmt::format("\n  {:<34} {:<24} {:<24} {}\n", "Info metric", "Unit", "Threshold", "Groups");
   for (const auto& node : model.nodes) {
     if (node.is_info) {
-      out += fmt::format("  {:<34} {:<24} {:<24} {}\n", node.name, node.unit, threshold_of(node), join(node.groups, ", "));
+      out +=
+          fmt::format("  {:<34} {:<24} {:<24} {}\n", node.name, node.unit, threshold_of(node), join(node.groups, ", "));
     }
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
@@ -68,13 +69,15 @@ int run_describe(const std::string& name, const std::string& cpu, const std::str
     throw Error("model " + model.name + " has no node or Info metric '" + name + "'; `topdown list` shows them");
   }
   std::string out = fmt::format("{}{}\n", node->name, node->vendor_name.empty() ? "" : " (" + node->vendor_name + ")");
-  if (!node->is_info) out += fmt::format("  level {}{}\n", node->level, node->parent.empty() ? "" : ", under " + node->parent);
+  if (!node->is_info)
+    out += fmt::format("  level {}{}\n", node->level, node->parent.empty() ? "" : ", under " + node->parent);
   out += fmt::format("  {}\n", node->description);
   out += fmt::format("  formula:   {}\n", node->formula.to_string());
   for (const std::string& line : definitions_used(model, node->formula)) out += fmt::format("    where    {}\n", line);
   if (node->identity) out += fmt::format("  identity:  {}\n", node->identity->to_string());
-  if (node->fallback) out += fmt::format("  fallback:  {} (import, when the file lacks events of the formula)\n",
-                                         node->fallback->to_string());
+  if (node->fallback)
+    out += fmt::format("  fallback:  {} (import, when the file lacks events of the formula)\n",
+                       node->fallback->to_string());
   if (node->threshold) out += fmt::format("  threshold: {}\n", node->threshold->to_string());
   if (!node->domain.empty()) out += fmt::format("  domain:    {}\n", node->domain);
   if (!node->unit.empty()) out += fmt::format("  unit:      {}\n", node->unit);

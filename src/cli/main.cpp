@@ -35,8 +35,8 @@ void add_per_unit_options(CLI::App& command, topdown::aggregate::View& per) {
       "--per-thread", [&per] { per = View::Thread; }, "One report per CPU (perf stat -A rows) or thread");
   auto* per_core = command.add_flag_callback(
       "--per-core", [&per] { per = View::Core; }, "One report per core (per-CPU or per-core rows)");
-  auto* per_socket =
-      command.add_flag_callback("--per-socket", [&per] { per = View::Socket; }, "One report per socket");
+  auto* per_socket = command.add_flag_callback(
+      "--per-socket", [&per] { per = View::Socket; }, "One report per socket");
   per_thread->excludes(per_core)->excludes(per_socket);
   per_core->excludes(per_socket);
 }
@@ -48,8 +48,7 @@ void add_toggle_option(CLI::App& command, const std::string& name, topdown::sett
   using topdown::settings::Toggle;
   command
       .add_option_function<std::string>(
-          name, [&toggle](const std::string& value) { toggle = value == "on" ? Toggle::On : Toggle::Off; },
-          description)
+          name, [&toggle](const std::string& value) { toggle = value == "on" ? Toggle::On : Toggle::Off; }, description)
       ->check(CLI::IsMember({"on", "off"}));
 }
 
@@ -58,8 +57,9 @@ void add_live_options(CLI::App& command, topdown::cli::StatOptions& stat) {
   command.add_option("--model", stat.model_file, "Use the model in FILE (docs/model-format.md)")
       ->check(CLI::ExistingFile)
       ->excludes("--cpu");
-  auto* interval = command.add_option("-I,--interval", stat.interval_ms, "Report every MS milliseconds, then the whole run")
-                       ->check(CLI::Range(10, 3'600'000));
+  auto* interval =
+      command.add_option("-I,--interval", stat.interval_ms, "Report every MS milliseconds, then the whole run")
+          ->check(CLI::Range(10, 3'600'000));
   command.add_flag("--columns", stat.report.columns, "One line per report: time and level 1 (for terminals)")
       ->excludes("--csv")
       ->excludes("--json");
@@ -68,8 +68,9 @@ void add_live_options(CLI::App& command, topdown::cli::StatOptions& stat) {
   command.add_option("-p,--pid", stat.pids, "Count these running processes (PID[,PID])")
       ->delimiter(',')
       ->check(CLI::PositiveNumber);
-  auto* user = command.add_option(
-      "--user", stat.user, "Run the command as this user (needs root; under sudo the default is the user who ran sudo)");
+  auto* user =
+      command.add_option("--user", stat.user,
+                         "Run the command as this user (needs root; under sudo the default is the user who ran sudo)");
   command.add_flag("--keep-root", stat.keep_root, "Under sudo, run the command as root too")->excludes(user);
   command.add_flag("--no-multiplex", stat.no_multiplex, "Run the command once per counter group and combine the runs")
       ->excludes(interval);
@@ -93,10 +94,12 @@ int main(int argc, char** argv) {
   std::vector<std::string> event_lists;
   stat_command->add_option("-e,--events", event_lists, "Extra events to count and print (comma-separated)");
   stat_command->add_flag("--print-groups", stat.print_groups, "Print the counter groups and exit");
-  stat_command->add_flag("--print-perf", stat.print_perf, "Print the perf stat command that collects the same, and exit");
+  stat_command->add_flag("--print-perf", stat.print_perf,
+                         "Print the perf stat command that collects the same, and exit");
   add_toggle_option(*stat_command, "--smt", stat.smt, "Plan for SMT on or off (default: this machine's)");
-  add_toggle_option(*stat_command, "--perf-metrics", stat.perf_metrics,
-                    "Level 1-2 from Intel's PERF_METRICS register or general counters (default: on where the kernel offers it)");
+  add_toggle_option(
+      *stat_command, "--perf-metrics", stat.perf_metrics,
+      "Level 1-2 from Intel's PERF_METRICS register or general counters (default: on where the kernel offers it)");
   stat_command->add_flag("--info", stat.all_info, "All Info metrics, even if their events need more groups");
   stat_command->add_flag("--kernel", stat.include_kernel, "Also count in the kernel (needs perf_event_paranoid <= 1)");
   add_live_options(*stat_command, stat);

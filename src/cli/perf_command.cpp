@@ -53,8 +53,9 @@ std::string perf_stat_commands(const schedule::Plan& plan, const std::vector<std
   if (plan.multiplexed()) text += "# the groups rotate on the counters: values are multiplexed estimates\n";
   text += "perf stat -x, -o perf.csv -e " + shell_quote(event_list(core)) + workload + "\n";
   if (!uncore.empty()) {
-    text += "# uncore events count per socket, system-wide only (root or perf_event_paranoid <= 0);\n"
-            "# append their file before importing: cat perf-uncore.csv >> perf.csv\n";
+    text +=
+        "# uncore events count per socket, system-wide only (root or perf_event_paranoid <= 0);\n"
+        "# append their file before importing: cat perf-uncore.csv >> perf.csv\n";
     text += "perf stat -a -x, -o perf-uncore.csv -e " + shell_quote(event_list(uncore)) + workload + "\n";
   }
   return text;

@@ -12,8 +12,7 @@ int run_stat(const StatOptions& options) {
   Context context = make_context(options.cpu, options.metrics_file, options.model_file);
   const settings::StatPlanning planning = settings::plan_stat(options, context.cpu, context.model);
   const model::RunVariables& vars = planning.vars;
-  schedule::Plan plan =
-      schedule::make_plan(context.model, vars, planning.selection, context.resolver, planning.budget);
+  schedule::Plan plan = schedule::make_plan(context.model, vars, planning.selection, context.resolver, planning.budget);
   const std::string smt = vars.smt_enabled ? "on" : "off";
   if (options.print_groups) {
     emit(options.report.output, "model " + context.model.name + " (SMT " + smt + "): " + schedule::describe(plan));

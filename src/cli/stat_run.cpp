@@ -140,8 +140,8 @@ int count_and_report(const StatOptions& options, const Context& context, const s
     notes.push_back("the workload was killed by " + report::signal_name(*result.signal) +
                     "; the counts cover it until then");
   }
-  sink.write(writer.write(std::nullopt, analysis.reports(result.sample, result.places, analysis.whole_run(result),
-                                                         std::move(notes))));
+  sink.write(writer.write(
+      std::nullopt, analysis.reports(result.sample, result.places, analysis.whole_run(result), std::move(notes))));
   sink.commit();
   return result.exit_code;
 }

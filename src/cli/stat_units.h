@@ -18,8 +18,7 @@ class LiveUnits {
   // With CPUs counted, this machine's topology groups them, and each
   // `core_wide_events` (:percore) of a CPU's unit gets its core's sum, a
   // core's or socket's the sum of its CPUs.
-  LiveUnits(aggregate::View view, const collect::Target& target,
-            std::set<std::string, std::less<>> core_wide_events);
+  LiveUnits(aggregate::View view, const collect::Target& target, std::set<std::string, std::less<>> core_wide_events);
 
   aggregate::Aggregation split(const std::vector<counts::Place>& places) const;
 

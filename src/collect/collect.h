@@ -30,8 +30,8 @@ struct CounterGroup {
 };
 
 struct Options {
-  bool count_children = true;   // inherit to threads and child processes
-  bool include_kernel = false;  // user space only by default: works with perf_event_paranoid=2
+  bool count_children = true;      // inherit to threads and child processes
+  bool include_kernel = false;     // user space only by default: works with perf_event_paranoid=2
   std::optional<Identity> run_as;  // who the workload runs as (choose_identity); nullopt: as topdown
 };
 
@@ -129,8 +129,7 @@ CombinedRuns combine_runs(const std::vector<WorkloadResult>& runs);
 
 // The CPUs of a -C list ("0-3,6"), checked against the online CPUs; all
 // online CPUs for an empty list. Throws Error naming the list.
-std::vector<int> select_cpus(std::string_view list,
-                             const std::filesystem::path& cpu_dir = "/sys/devices/system/cpu");
+std::vector<int> select_cpus(std::string_view list, const std::filesystem::path& cpu_dir = "/sys/devices/system/cpu");
 
 // When a group's counting starts: at the workload's exec, or when collect
 // enables it (attached processes, CPUs).

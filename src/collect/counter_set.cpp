@@ -80,9 +80,8 @@ std::vector<counts::Place> CounterSet::read() const {
         throw Error(fmt::format("{}cannot read the counter of '{}': {}", where_text(placements_[open.placement]),
                                 open.keys[i].event, perf::read_failure(failed)));
       }
-      places[open.placement].sample.add(open.keys[i],
-                                        {static_cast<double>(reading.value), reading.times.enabled,
-                                         reading.times.running});
+      places[open.placement].sample.add(
+          open.keys[i], {static_cast<double>(reading.value), reading.times.enabled, reading.times.running});
     }
   }
   return places;

@@ -29,8 +29,8 @@ class CounterSet {
   // Opens each group on each placement. A thread that exits before its
   // counters are open is left out; any other failure throws Error with
   // perf::explain_open_failure's reason.
-  CounterSet(const std::vector<CounterGroup>& groups, const std::vector<Placement>& placements,
-             const Options& options, Start start);
+  CounterSet(const std::vector<CounterGroup>& groups, const std::vector<Placement>& placements, const Options& options,
+             Start start);
 
   // Starts the leaders opened with Start::OnEnable.
   void enable() const;
@@ -42,7 +42,7 @@ class CounterSet {
  private:
   // One CounterGroup opened on one placement; its events are read one by one.
   struct OpenGroup {
-    size_t placement;  // index into placements_
+    size_t placement;                    // index into placements_
     std::vector<counts::EventKey> keys;  // of each event, as its counts are labelled
     perf::Group group;
   };

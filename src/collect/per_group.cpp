@@ -25,8 +25,7 @@ counts::Sample& place_labelled(std::vector<counts::Place>& places, const std::st
 
 }  // namespace
 
-CombinedRuns run_once_per_group(const Target& target, const std::vector<CounterGroup>& groups,
-                                const Options& options) {
+CombinedRuns run_once_per_group(const Target& target, const std::vector<CounterGroup>& groups, const Options& options) {
   if (target.command.empty()) {
     throw Error("--no-multiplex runs the command once per counter group; give the command after '--'");
   }

@@ -41,7 +41,7 @@ Pipe make_pipe(const std::string& command) {
   ssize_t got;
   while ((got = ::read(release_read, &unused, 1)) < 0 && errno == EINTR) {
   }
-  if (got != 0) ::_exit(127);  // the parent writes nothing: closing the pipe is the release
+  if (got != 0) ::_exit(127);                       // the parent writes nothing: closing the pipe is the release
   if (run_as && apply(*run_as) != 0) ::_exit(126);  // apply() said why, in one line
   ::execvp(argv[0], argv);
   const int err = errno;
@@ -104,8 +104,8 @@ Workload::Workload(const std::vector<std::string>& argv, const std::optional<Ide
   pid_ = ::fork();
   if (pid_ < 0) throw Error(fmt::format("cannot start '{}': fork failed: {}", command_, std::strerror(errno)));
   if (pid_ == 0) {
-    exec_when_released(release.read_end.get(), release.write_end.get(), exec_error.write_end.get(),
-                       exec_argv.data(), run_as ? &*run_as : nullptr);
+    exec_when_released(release.read_end.get(), release.write_end.get(), exec_error.write_end.get(), exec_argv.data(),
+                       run_as ? &*run_as : nullptr);
   }
   release_write_ = std::move(release.write_end);
   exec_error_read_ = std::move(exec_error.read_end);

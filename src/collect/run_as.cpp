@@ -29,9 +29,10 @@ uint32_t parse_id(const char* variable, const std::string& text) {
   const char* end = text.data() + text.size();
   const auto [stop, error] = std::from_chars(text.data(), end, id);
   if (text.empty() || error != std::errc() || stop != end || id == std::numeric_limits<uint32_t>::max()) {
-    throw Error(fmt::format("{} '{}' is not a user or group id; unset it, or choose the workload's user with "
-                            "--user NAME or --keep-root",
-                            variable, text));
+    throw Error(
+        fmt::format("{} '{}' is not a user or group id; unset it, or choose the workload's user with "
+                    "--user NAME or --keep-root",
+                    variable, text));
   }
   return id;
 }
@@ -50,8 +51,9 @@ Identity identity_of(const Account& account) {
 std::optional<Identity> sudo_caller(const SudoVariables& sudo, const AccountLookup& lookup) {
   const uid_t uid = parse_id("SUDO_UID", *sudo.uid);
   if (!sudo.gid) {
-    throw Error("SUDO_UID is set but SUDO_GID is not; set both, or choose the workload's user with --user NAME or "
-                "--keep-root");
+    throw Error(
+        "SUDO_UID is set but SUDO_GID is not; set both, or choose the workload's user with --user NAME or "
+        "--keep-root");
   }
   const gid_t gid = parse_id("SUDO_GID", *sudo.gid);
   if (uid == 0) return std::nullopt;  // root used sudo: nobody to switch to
@@ -74,8 +76,8 @@ int report_failure(const Identity& identity, const char* step) noexcept {
   const int err = errno;
   char line[512];
   size_t length = 0;
-  for (const char* part : {"topdown: cannot run the workload as ", identity.label.c_str(), ": ", step, " failed: ",
-                           ::strerrordesc_np(err), "\n"}) {
+  for (const char* part : {"topdown: cannot run the workload as ", identity.label.c_str(), ": ", step,
+                           " failed: ", ::strerrordesc_np(err), "\n"}) {
     const size_t n = std::min(std::strlen(part ? part : "?"), sizeof line - 1 - length);
     std::memcpy(line + length, part ? part : "?", n);
     length += n;
@@ -122,9 +124,10 @@ std::optional<Identity> choose_identity(uid_t euid, const SudoVariables& sudo, c
     if (!account) throw Error("--user " + options.user + ": no such user; give the name of an existing user");
     if (euid == 0) return identity_of(*account);
     if (account->uid == euid) return std::nullopt;  // already that user
-    throw Error(fmt::format("--user {} needs root: topdown runs as uid {} and cannot switch users; run it with "
-                            "sudo, or leave out --user",
-                            options.user, euid));
+    throw Error(
+        fmt::format("--user {} needs root: topdown runs as uid {} and cannot switch users; run it with "
+                    "sudo, or leave out --user",
+                    options.user, euid));
   }
   if (euid != 0 || options.keep_root || !sudo.uid) return std::nullopt;
   return sudo_caller(sudo, lookup);

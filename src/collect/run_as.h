@@ -16,8 +16,8 @@ namespace topdown::collect {
 struct Account {
   std::string name;
   uid_t uid = 0;
-  gid_t gid = 0;               // primary group
-  std::vector<gid_t> groups;   // every group it belongs to, the primary one included
+  gid_t gid = 0;              // primary group
+  std::vector<gid_t> groups;  // every group it belongs to, the primary one included
 };
 
 // Finds an account by name; nullopt when there is none.

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <string>
 #include <set>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -38,8 +38,9 @@ struct EventKey {
   int group = 0;
 
   EventKey() = default;
-  EventKey(std::string name, int copy_group = 0) : event(std::move(name)), group(copy_group) {}  // NOLINT: a name is its own count's key
-  EventKey(const char* name) : event(name) {}  // NOLINT
+  EventKey(std::string name, int copy_group = 0)
+      : event(std::move(name)), group(copy_group) {}  // NOLINT: a name is its own count's key
+  EventKey(const char* name) : event(name) {}         // NOLINT
   auto operator<=>(const EventKey&) const = default;
   bool operator==(const EventKey&) const = default;
 };
@@ -63,9 +64,7 @@ struct EventKeyLess {
 struct GroupCopies {
   int number = 0;
   std::set<std::string, std::less<>> events;
-  EventKey key_of(std::string_view event) const {
-    return {std::string(event), events.count(event) ? number : 0};
-  }
+  EventKey key_of(std::string_view event) const { return {std::string(event), events.count(event) ? number : 0}; }
 };
 
 struct Sample {

@@ -16,7 +16,7 @@ struct CpuId {
   unsigned family = 0;        // display family (base + extended)
   unsigned model = 0;         // display model (base + extended << 4)
   unsigned stepping = 0;
-  std::string brand;          // "AMD EPYC 9xxx ..."
+  std::string brand;  // "AMD EPYC 9xxx ..."
 };
 
 struct PmuInfo {
@@ -48,8 +48,7 @@ CpuId read_cpuid();
 std::string vendor_name(Vendor vendor);
 
 // Reads /sys and /proc below `root` (tests pass a fake tree).
-CpuInfo detect(const std::filesystem::path& sysfs_root = "/sys",
-               const std::filesystem::path& procfs_root = "/proc");
+CpuInfo detect(const std::filesystem::path& sysfs_root = "/sys", const std::filesystem::path& procfs_root = "/proc");
 
 // Opens `candidates` cycle counters in one group on the calling thread, runs a
 // short loop, and counts how many of them advanced. Returns nullopt when

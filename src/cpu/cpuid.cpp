@@ -51,8 +51,7 @@ int general_counters(Vendor vendor, const CounterLeaves& leaves) {
     return static_cast<int>((leaves.leaf_0a.eax >> 8) & 0xFF);
   }
   if (vendor == Vendor::Amd) {
-    const bool perfmon_v2 =
-        leaves.max_extended_leaf >= 0x80000022 && (leaves.leaf_80000022.eax & 1u) != 0;
+    const bool perfmon_v2 = leaves.max_extended_leaf >= 0x80000022 && (leaves.leaf_80000022.eax & 1u) != 0;
     if (perfmon_v2) return static_cast<int>(leaves.leaf_80000022.ebx & 0xF);
     const bool core_counter_extension = (leaves.leaf_80000001.ecx >> 23) & 1u;
     return core_counter_extension ? 6 : 4;
@@ -89,9 +88,12 @@ CounterLeaves read_counter_leaves() {
 
 std::string vendor_name(Vendor vendor) {
   switch (vendor) {
-    case Vendor::Intel: return "Intel";
-    case Vendor::Amd: return "AMD";
-    case Vendor::Other: break;
+    case Vendor::Intel:
+      return "Intel";
+    case Vendor::Amd:
+      return "AMD";
+    case Vendor::Other:
+      break;
   }
   return "unknown vendor";
 }

@@ -40,22 +40,18 @@ std::vector<PmuInfo> list_pmus(const fs::path& devices_dir) {
     const auto type = type_text ? parse_int(*type_text) : std::nullopt;
     if (type) pmus.push_back({entry.path().filename().string(), *type});
   }
-  std::sort(pmus.begin(), pmus.end(),
-            [](const PmuInfo& a, const PmuInfo& b) { return a.name < b.name; });
+  std::sort(pmus.begin(), pmus.end(), [](const PmuInfo& a, const PmuInfo& b) { return a.name < b.name; });
   return pmus;
 }
 
 }  // namespace
 
 const PmuInfo* CpuInfo::find_pmu(std::string_view name) const {
-  const auto found =
-      std::find_if(pmus.begin(), pmus.end(), [&](const PmuInfo& pmu) { return pmu.name == name; });
+  const auto found = std::find_if(pmus.begin(), pmus.end(), [&](const PmuInfo& pmu) { return pmu.name == name; });
   return found == pmus.end() ? nullptr : &*found;
 }
 
-bool CpuInfo::has_core_pmu() const {
-  return find_pmu("cpu") != nullptr || find_pmu("cpu_core") != nullptr;
-}
+bool CpuInfo::has_core_pmu() const { return find_pmu("cpu") != nullptr || find_pmu("cpu_core") != nullptr; }
 
 CpuInfo detect(const fs::path& sysfs_root, const fs::path& procfs_root) {
   CpuInfo info;
@@ -68,8 +64,7 @@ CpuInfo detect(const fs::path& sysfs_root, const fs::path& procfs_root) {
   for (const char* core : {"cpu", "cpu_core"}) {
     info.topdown_metrics = info.topdown_metrics || fs::exists(devices / core / "events" / "topdown-retiring");
   }
-  info.perf_event_paranoid =
-      read_first_line(procfs_root / "sys" / "kernel" / "perf_event_paranoid").value_or("");
+  info.perf_event_paranoid = read_first_line(procfs_root / "sys" / "kernel" / "perf_event_paranoid").value_or("");
   info.reported_counters = general_counters(info.id.vendor, read_counter_leaves());
   // A VM may report counters in cpuid while the kernel registered no core PMU;
   // only probe when there is one to open events on.

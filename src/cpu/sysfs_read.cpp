@@ -8,8 +8,7 @@ namespace topdown::cpu {
 namespace {
 
 [[noreturn]] void reject_list(std::string_view list, std::string_view what) {
-  throw Error(std::string(what) + ": '" + std::string(list) +
-              "' is not a list of indexes like 0-3,6");
+  throw Error(std::string(what) + ": '" + std::string(list) + "' is not a list of indexes like 0-3,6");
 }
 
 int parse_index(std::string_view text, std::string_view list, std::string_view what) {
@@ -39,8 +38,7 @@ std::vector<int> parse_index_list(std::string_view text, std::string_view what) 
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     const size_t dash = item.find('-');
     const int first = parse_index(item.substr(0, dash), text, what);
-    const int last =
-        dash == std::string_view::npos ? first : parse_index(item.substr(dash + 1), text, what);
+    const int last = dash == std::string_view::npos ? first : parse_index(item.substr(dash + 1), text, what);
     if (last < first) reject_list(text, what);
     for (int index = first; index <= last; ++index) indexes.push_back(index);
   }

@@ -29,8 +29,10 @@ struct SampleCounts {
     for (std::uint32_t e = 0; e < events.size(); ++e) {
       while (it != end && it->first.event < events[e]) ++it;
       for (; it != end && it->first.event == events[e]; ++it) {
-        if (it->first.group == 0) own[e] = &it->second;
-        else copies.push_back({e, it->first.group, &it->second});
+        if (it->first.group == 0)
+          own[e] = &it->second;
+        else
+          copies.push_back({e, it->first.group, &it->second});
       }
     }
   }
@@ -180,7 +182,8 @@ void check_reference_events(const std::vector<std::string>& events, const counts
   for (const std::string& event : events) {
     const counts::Count* count = sample.find(event);
     if (count && count->value == 0 && count->time_running > 0) {
-      warnings.push_back("event " + event + " read 0 while it was counting: a dead counter or an event this CPU "
+      warnings.push_back("event " + event +
+                         " read 0 while it was counting: a dead counter or an event this CPU "
                          "does not count; values that divide by it are n/a");
     }
   }
@@ -189,10 +192,10 @@ void check_reference_events(const std::vector<std::string>& events, const counts
 void check_invalid_counts(const counts::Sample& sample, std::vector<std::string>& warnings) {
   for (const auto& [key, count] : sample.events) {
     if (count.valid()) continue;
-    const std::string what = std::isfinite(count.value)
-                                 ? fmt::format("the negative count {} (the counter went backwards between two reads)",
-                                               count.value)
-                                 : std::string("a count that is not a finite number (a sum that overflowed)");
+    const std::string what =
+        std::isfinite(count.value)
+            ? fmt::format("the negative count {} (the counter went backwards between two reads)", count.value)
+            : std::string("a count that is not a finite number (a sum that overflowed)");
     warnings.push_back("event " + counts::spelled(key) + " has " + what + "; values that use it are n/a");
   }
 }
@@ -261,14 +264,16 @@ Evaluation Evaluator::evaluate(const counts::Sample& sample) const {
     r.out_of_range = r.value && is_fraction_domain(*r.node) && (*r.value < 0 || *r.value > 1);
     r.over_threshold = scope.is_over(chosen.node);
     if (r.node->level == 1) {
-      if (r.value) level1_sum += *r.value;
-      else level1_complete = false;
+      if (r.value)
+        level1_sum += *r.value;
+      else
+        level1_complete = false;
     }
     result.nodes.push_back(std::move(r));
   }
 
-  if (level1_complete && std::any_of(result.nodes.begin(), result.nodes.end(),
-                                     [](const NodeResult& r) { return r.node->level == 1; })) {
+  if (level1_complete &&
+      std::any_of(result.nodes.begin(), result.nodes.end(), [](const NodeResult& r) { return r.node->level == 1; })) {
     result.level1_sum = level1_sum;
     if (std::abs(level1_sum - 1) > p.options.level1_tolerance) {
       result.warnings.push_back(fmt::format("level 1 sums to {:.1f}%", level1_sum * 100) +

@@ -25,8 +25,8 @@ struct NodeResult {
   // Smallest share of the run its events were really counted (1 = always,
   // below 1 = multiplexed and extrapolated).
   double counted_share = 1.0;
-  bool multiplexed = false;  // counted_share < 1: an estimate, not an exact count
-  bool unreliable = false;   // counted too little of the time to be trusted
+  bool multiplexed = false;   // counted_share < 1: an estimate, not an exact count
+  bool unreliable = false;    // counted too little of the time to be trusted
   bool out_of_range = false;  // a slot/cycle fraction outside [0, 1]
   // Computed from a node's fallback formula (its own or one it uses): a
   // lesser form of the model's value, for counts that lack some events.
@@ -42,7 +42,7 @@ struct NodeResult {
 struct Options {
   model::RunVariables vars;
   model::IdentityChoice identities;  // as the plan chose
-  model::FallbackChoice fallbacks;    // as import chose (import::fallbacks_for)
+  model::FallbackChoice fallbacks;   // as import chose (import::fallbacks_for)
   // When counter groups rotate (schedule::Plan::node_groups): the group whose
   // counts a node is computed from, so that its ratios compare counts of the
   // same time slices. Its events are read from that group's copies
@@ -52,13 +52,13 @@ struct Options {
   // Below this share of the run a node's value is unreliable: marked `?` in
   // text and "unreliable" in CSV and JSON (README.md).
   double min_counted_share = 0.25;
-  double level1_tolerance = 0.05;    // |sum of level 1 - 1| beyond this is suspicious
+  double level1_tolerance = 0.05;  // |sum of level 1 - 1| beyond this is suspicious
 };
 
 struct Evaluation {
   std::vector<NodeResult> nodes;  // in the order asked for
   std::optional<double> level1_sum;
-  double counted_share = 1.0;  // smallest over all events of the sample
+  double counted_share = 1.0;         // smallest over all events of the sample
   std::vector<std::string> warnings;  // one line each, for people
 
   const NodeResult* find(std::string_view name) const;
@@ -72,8 +72,7 @@ class Evaluator {
   // refer to each other in a cycle. `folded` may be shared with the
   // selection that chose the nodes (it must be of `options.vars`).
   Evaluator(const model::Model& model, std::vector<std::string> nodes, const Options& options);
-  Evaluator(std::shared_ptr<const model::FoldedModel> folded, std::vector<std::string> nodes,
-            const Options& options);
+  Evaluator(std::shared_ptr<const model::FoldedModel> folded, std::vector<std::string> nodes, const Options& options);
   Evaluator(Evaluator&&) noexcept;
   Evaluator& operator=(Evaluator&&) noexcept;
   ~Evaluator();
@@ -90,8 +89,8 @@ class Evaluator {
 
 // One evaluation of `nodes` without keeping the prepared form: for a single
 // sample; use an Evaluator for many.
-Evaluation evaluate(const model::Model& model, const std::vector<std::string>& nodes,
-                    const counts::Sample& sample, const Options& options);
+Evaluation evaluate(const model::Model& model, const std::vector<std::string>& nodes, const counts::Sample& sample,
+                    const Options& options);
 
 // Whether a node's domain is a share of slots or cycles (shown as percent).
 bool is_fraction_domain(const model::Node& node);

@@ -17,7 +17,8 @@ class Compiler {
   std::uint32_t node(std::string_view name) {
     if (auto it = node_index_.find(name); it != node_index_.end()) return it->second;
     const model::Node* node = p_.deps.model().find(name);
-    if (!node) throw Error("model " + p_.deps.model().name + " has no node '" + std::string(name) + "'; see `topdown list`");
+    if (!node)
+      throw Error("model " + p_.deps.model().name + " has no node '" + std::string(name) + "'; see `topdown list`");
     const auto index = static_cast<std::uint32_t>(p_.nodes.size());
     node_index_.emplace(std::string(name), index);
     p_.nodes.push_back({node, formula(name), std::nullopt, std::nullopt});
@@ -89,7 +90,6 @@ class Compiler {
   }
 
  private:
-
   std::uint32_t add_slot(Slot slot) {
     p_.slots.push_back(std::move(slot));
     return static_cast<std::uint32_t>(p_.slots.size() - 1);
@@ -140,7 +140,8 @@ class Compiler {
   std::uint32_t threshold_slot(std::string_view id) {
     if (id == "this") return add_slot({SlotKind::This, 0, std::nullopt, {}});
     if (id == "parent_over") return add_slot({SlotKind::ParentOver, 0, std::nullopt, {}});
-    if (p_.deps.kind_of(id) == Kind::Verdict) return add_slot({SlotKind::Verdict, node(*model::over_target(id)), std::nullopt, {}});
+    if (p_.deps.kind_of(id) == Kind::Verdict)
+      return add_slot({SlotKind::Verdict, node(*model::over_target(id)), std::nullopt, {}});
     return value_slot(id);
   }
 

@@ -46,10 +46,10 @@ struct PreparedNode {
 };
 
 struct SelectedNode {
-  std::uint32_t node = 0;              // into Prepared::nodes
-  int group = 0;                       // Options::node_groups; 0: every event's own count
-  std::vector<std::uint32_t> events;   // Dependencies::events_of, into Prepared::events
-  std::vector<std::uint32_t> inputs;   // Duration and Known slots its value reads, directly or not
+  std::uint32_t node = 0;             // into Prepared::nodes
+  int group = 0;                      // Options::node_groups; 0: every event's own count
+  std::vector<std::uint32_t> events;  // Dependencies::events_of, into Prepared::events
+  std::vector<std::uint32_t> inputs;  // Duration and Known slots its value reads, directly or not
 };
 
 struct Evaluator::Prepared {

@@ -16,7 +16,7 @@
 namespace topdown::events {
 
 struct Encoding {
-  std::string name;   // as requested, e.g. "UOPS_EXECUTED.CORE:c1"
+  std::string name;  // as requested, e.g. "UOPS_EXECUTED.CORE:c1"
   // perf_event_attr.type of a PMU that this machine has not registered: an
   // event of our tables for another CPU (an uncore PMU, say). It resolves, so
   // plans and imports work, but it cannot be opened here.
@@ -45,7 +45,7 @@ struct Encoding {
   // counter, added up over the core's CPUs when counting per CPU. Counting
   // one process it is only the process's own count.
   bool percore = false;
-  std::string source;   // "raw", "sysfs", "libpfm4", "table:<name>"
+  std::string source;  // "raw", "sysfs", "libpfm4", "table:<name>"
 
   // perf command-line spelling: "cpu/config=0x100003c,config1=0x..,name=.../"
   // (plus "u"/"k"/"pp"), so that `perf stat -e` counts exactly this. The

@@ -38,8 +38,7 @@ bool valid_event_name(std::string_view name) {
 void read_attribute(const Token& token, TableEntry& entry, const SourceLocation& where) {
   const size_t equals = token.text.find('=');
   const std::string_view key = token.text.substr(0, equals);
-  const std::string_view value =
-      equals == std::string_view::npos ? std::string_view() : token.text.substr(equals + 1);
+  const std::string_view value = equals == std::string_view::npos ? std::string_view() : token.text.substr(equals + 1);
   try {
     if (key == "uncore" && equals == std::string_view::npos) {
       entry.uncore = true;

@@ -19,8 +19,7 @@ constexpr std::string_view kHex = "0123456789abcdefABCDEF";
 
 std::optional<uint64_t> number_after_letter(std::string_view item) {
   const std::string_view digits = item.substr(1);
-  const bool hex_prefixed = digits.size() > 2 && digits.substr(0, 2) == "0x" &&
-                            all_of(digits.substr(2), kHex);
+  const bool hex_prefixed = digits.size() > 2 && digits.substr(0, 2) == "0x" && all_of(digits.substr(2), kHex);
   if (!hex_prefixed && !all_of(digits, kDecimal)) return std::nullopt;
   return parse_number(digits, item);
 }
@@ -75,8 +74,7 @@ bool parse_modifier(std::string_view item, Modifiers& modifiers) {
     case 'e': {
       const auto value = number_after_letter(item);
       if (!value) return false;
-      (item[0] == 'c' ? modifiers.cmask : item[0] == 'i' ? modifiers.invert : modifiers.edge) =
-          *value;
+      (item[0] == 'c' ? modifiers.cmask : item[0] == 'i' ? modifiers.invert : modifiers.edge) = *value;
       return true;
     }
     case 'u': {

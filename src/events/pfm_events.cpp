@@ -96,8 +96,7 @@ bool pfm_knows_pmu(std::string_view pmu) {
     pfm_pmu_info_t info;
     std::memset(&info, 0, sizeof info);
     info.size = sizeof info;
-    if (pfm_get_pmu_info(static_cast<pfm_pmu_t>(index), &info) == PFM_SUCCESS &&
-        pmu == info.name) {
+    if (pfm_get_pmu_info(static_cast<pfm_pmu_t>(index), &info) == PFM_SUCCESS && pmu == info.name) {
       return true;
     }
   }
@@ -136,8 +135,7 @@ std::optional<PfmEncoding> pfm_encode(std::string_view pmu, std::string_view nam
     arg.attr = &attr;
     arg.size = sizeof arg;
     // Both privilege levels: :SUP/:USER are applied by us afterwards.
-    if (pfm_get_os_event_encoding(qualified.c_str(), PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT,
-                                  &arg) != PFM_SUCCESS) {
+    if (pfm_get_os_event_encoding(qualified.c_str(), PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg) != PFM_SUCCESS) {
       continue;
     }
     if (attr.type != PERF_TYPE_RAW) continue;

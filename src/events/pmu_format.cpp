@@ -71,11 +71,9 @@ PmuFormat PmuFormat::builtin_x86_core(cpu::Vendor vendor) {
   return format;
 }
 
-void PmuFormat::add_term(const std::string& term, std::string_view description,
-                         std::string_view origin) {
+void PmuFormat::add_term(const std::string& term, std::string_view description, std::string_view origin) {
   const auto reject = [&]() {
-    throw Error(std::string(origin) + ": format '" + std::string(description) +
-                "' is not like config:0-7,32-35");
+    throw Error(std::string(origin) + ": format '" + std::string(description) + "' is not like config:0-7,32-35");
   };
   const size_t colon = description.find(':');
   if (colon == std::string_view::npos) reject();
@@ -121,8 +119,8 @@ void PmuFormat::set(Encoding& encoding, std::string_view term, uint64_t value) c
   unsigned width = 0;
   for (const BitRange& range : *ranges) width += range.high - range.low + 1;
   if ((value & ~low_bits(width)) != 0) {
-    throw Error("value " + hex(value) + " does not fit term '" + std::string(term) + "' of PMU '" +
-                pmu_name_ + "' (" + std::to_string(width) + " bits)");
+    throw Error("value " + hex(value) + " does not fit term '" + std::string(term) + "' of PMU '" + pmu_name_ + "' (" +
+                std::to_string(width) + " bits)");
   }
   for (const BitRange& range : *ranges) {
     const unsigned bits = range.high - range.low + 1;

@@ -10,8 +10,8 @@ namespace {
 bool is_pmu_name(std::string_view text) {
   if (text.empty()) return false;
   for (char c : text) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '_' || c == '-' || c == '.';
+    const bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
     if (!ok) return false;
   }
   return true;
@@ -32,8 +32,7 @@ uint64_t parse_number(std::string_view text, std::string_view what) {
   const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
   const auto value = hex ? parse_digits(text.substr(2), 16) : parse_digits(text, 10);
   if (!value) {
-    throw Error(std::string(what) + ": '" + std::string(text) +
-                "' is not a number (write 0x1f or 31)");
+    throw Error(std::string(what) + ": '" + std::string(text) + "' is not a number (write 0x1f or 31)");
   }
   return *value;
 }
@@ -66,8 +65,7 @@ std::optional<PmuSpelling> split_pmu_spelling(std::string_view text) {
 std::optional<RawSpelling> split_raw_spelling(std::string_view text) {
   if (text.size() < 2 || text[0] != 'r') return std::nullopt;
   const size_t colon = text.find(':');
-  const std::string_view digits =
-      colon == std::string_view::npos ? text.substr(1) : text.substr(1, colon - 1);
+  const std::string_view digits = colon == std::string_view::npos ? text.substr(1) : text.substr(1, colon - 1);
   const auto config = parse_digits(digits, 16);
   if (!config) return std::nullopt;
   RawSpelling raw{*config, ""};

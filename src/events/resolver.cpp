@@ -76,8 +76,7 @@ struct Resolver::Impl {
     if (const auto raw = split_raw_spelling(name)) {
       Encoding encoding = core_encoding(name, "raw");
       encoding.config = raw->config;
-      apply_modifiers(parse_suffix_modifiers(raw->modifiers, name), pmus.format(pmus.core_pmu()),
-                      encoding);
+      apply_modifiers(parse_suffix_modifiers(raw->modifiers, name), pmus.format(pmus.core_pmu()), encoding);
       return encoding;
     }
     if (const auto spelling = split_pmu_spelling(name)) {
@@ -119,8 +118,7 @@ struct Resolver::Impl {
       }
     }
     if (const auto terms = pmus.named_event(pmus.core_pmu(), base)) {
-      Encoding encoding = pmus.encode(*split_pmu_spelling(pmus.core_pmu() + "/" + *terms + "/"),
-                                      requested);
+      Encoding encoding = pmus.encode(*split_pmu_spelling(pmus.core_pmu() + "/" + *terms + "/"), requested);
       encoding.source = "sysfs";
       return encoding;
     }
@@ -145,11 +143,9 @@ struct Resolver::Impl {
   }
 
   std::string unknown_message(std::string_view name) const {
-    const std::string tables =
-        table_names.empty() ? "not in any table" : "not in table " + join(table_names, ", ");
-    return "unknown event '" + std::string(name) + "' for " + describe_cpu(config.cpu.id) + ": " +
-           tables + ", libpfm4 (" + pfm_description +
-           ") or sysfs; check the spelling or give it as " + pmus.core_pmu() +
+    const std::string tables = table_names.empty() ? "not in any table" : "not in table " + join(table_names, ", ");
+    return "unknown event '" + std::string(name) + "' for " + describe_cpu(config.cpu.id) + ": " + tables +
+           ", libpfm4 (" + pfm_description + ") or sysfs; check the spelling or give it as " + pmus.core_pmu() +
            "/event=...,umask=.../";
   }
 
@@ -157,8 +153,8 @@ struct Resolver::Impl {
   SysfsPmus pmus;
   std::vector<std::string> table_names;
   std::map<std::string, Encoding> table_events;  // by lower-case name
-  std::string pfm_pmu;                            // empty: libpfm4 not consulted
-  std::string pfm_description;                    // for error messages
+  std::string pfm_pmu;                           // empty: libpfm4 not consulted
+  std::string pfm_description;                   // for error messages
 };
 
 Resolver::Resolver(ResolverConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}

@@ -9,8 +9,7 @@ namespace topdown::events {
 
 namespace fs = std::filesystem;
 
-SysfsPmus::SysfsPmus(fs::path devices_dir, cpu::Vendor vendor)
-    : devices_dir_(std::move(devices_dir)), vendor_(vendor) {
+SysfsPmus::SysfsPmus(fs::path devices_dir, cpu::Vendor vendor) : devices_dir_(std::move(devices_dir)), vendor_(vendor) {
   const bool hybrid = !fs::exists(devices_dir_ / "cpu") && fs::exists(devices_dir_ / "cpu_core");
   core_pmu_ = hybrid ? "cpu_core" : "cpu";
 }
@@ -24,8 +23,8 @@ uint32_t SysfsPmus::type(std::string_view pmu) const {
   }
   // Without sysfs (or a registered core PMU) raw core events still have a type.
   if (pmu == core_pmu_) return PERF_TYPE_RAW;
-  throw Error("unknown PMU '" + std::string(pmu) + "': " + type_file.string() +
-              " does not exist; ls " + devices_dir_.string() + " lists the PMUs");
+  throw Error("unknown PMU '" + std::string(pmu) + "': " + type_file.string() + " does not exist; ls " +
+              devices_dir_.string() + " lists the PMUs");
 }
 
 PmuFormat SysfsPmus::format(std::string_view pmu) const {
@@ -42,14 +41,13 @@ PmuFormat SysfsPmus::modifier_format(const Encoding& encoding) const {
   return format(encoding.pmu);
 }
 
-std::optional<std::string> SysfsPmus::named_event(std::string_view pmu,
-                                                  std::string_view name) const {
+std::optional<std::string> SysfsPmus::named_event(std::string_view pmu, std::string_view name) const {
   if (name.empty() || name.find('/') != std::string_view::npos) return std::nullopt;
   return cpu::read_first_line(pmu_dir(pmu) / "events" / std::string(name));
 }
 
-void SysfsPmus::pack_term(const PmuFormat& format, const PmuTerm& term, std::string_view pmu,
-                          Encoding& encoding, bool expand_aliases) const {
+void SysfsPmus::pack_term(const PmuFormat& format, const PmuTerm& term, std::string_view pmu, Encoding& encoding,
+                          bool expand_aliases) const {
   if (term.name == "name") {
     encoding.name = term.value.value_or("");
     return;

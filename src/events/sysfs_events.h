@@ -39,8 +39,8 @@ class SysfsPmus {
 
  private:
   std::filesystem::path pmu_dir(std::string_view pmu) const;
-  void pack_term(const PmuFormat& format, const PmuTerm& term, std::string_view pmu,
-                 Encoding& encoding, bool expand_aliases) const;
+  void pack_term(const PmuFormat& format, const PmuTerm& term, std::string_view pmu, Encoding& encoding,
+                 bool expand_aliases) const;
 
   std::filesystem::path devices_dir_;
   cpu::Vendor vendor_;

@@ -63,8 +63,8 @@ std::string spell_identifier(std::string_view name) {
   if (slash != std::string_view::npos && slash > 0 && name.size() > slash + 1 && name.ends_with('/')) {
     const auto pmu = name.substr(0, slash);
     const auto terms = name.substr(slash + 1, name.size() - slash - 2);
-    const bool reads_as_slash_term =
-        is_pmu_name(pmu) && spell_plain(pmu) == pmu && !terms.empty() && terms.find('/') == std::string_view::npos && !has_space(terms);
+    const bool reads_as_slash_term = is_pmu_name(pmu) && spell_plain(pmu) == pmu && !terms.empty() &&
+                                     terms.find('/') == std::string_view::npos && !has_space(terms);
     if (reads_as_slash_term) return std::string(name);
     return spell_plain(pmu) + '@' + spell_terms(terms) + '@';
   }

@@ -33,9 +33,9 @@ class Program {
  private:
   struct Step {
     Op op;
-    Value constant;               // Op::Constant
-    std::uint32_t slot = 0;       // Op::Identifier
-    std::uint32_t first = 0;      // operands: operands_[first, first + count)
+    Value constant;           // Op::Constant
+    std::uint32_t slot = 0;   // Op::Identifier
+    std::uint32_t first = 0;  // operands: operands_[first, first + count)
     std::uint32_t count = 0;
   };
   std::uint32_t add(const Node& node, const std::function<std::uint32_t(std::string_view)>& slot_of);

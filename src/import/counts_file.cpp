@@ -44,9 +44,10 @@ CountsLine parse_counts_line(std::string_view line) {
   if (line.empty()) return parsed;
   std::array<std::string_view, 3> words;
   if (words_of(line, words) != 2) {
-    throw Error(fmt::format("expected 'EVENT VALUE' or a run variable (interval-s, smt_enabled, ebs_mode, perf_metrics, num_cpus_online), "
-                            "found '{}'",
-                            excerpt(line)));
+    throw Error(fmt::format(
+        "expected 'EVENT VALUE' or a run variable (interval-s, smt_enabled, ebs_mode, perf_metrics, num_cpus_online), "
+        "found '{}'",
+        excerpt(line)));
   }
   parsed.name = words[0];
   const auto value = parse_count(words[1]);

@@ -26,7 +26,7 @@ enum class Format { PerfStat, CountsFile };
 // What a file says besides its counts (complete when read_file returns).
 struct FileInfo {
   Format format = Format::PerfStat;
-  char separator = 0;    // perf's -x character
+  char separator = 0;      // perf's -x character
   bool intervals = false;  // perf -I: every row starts with a timestamp
   // -A, --per-core, --per-socket, --per-thread: rows of several places, added
   // up in Interval::sample.
@@ -39,7 +39,7 @@ struct FileInfo {
   std::optional<bool> ebs_mode;
   std::optional<bool> perf_metrics;
   std::optional<int> online_cpus;  // num_cpus_online
-  uint64_t rows = 0;  // counter rows (perf) or event lines (counts file)
+  uint64_t rows = 0;               // counter rows (perf) or event lines (counts file)
   size_t intervals_read = 0;
 };
 
@@ -77,7 +77,6 @@ FileInfo read_file(const std::filesystem::path& path, const ReadOptions& options
 // the run variables.
 std::set<std::string> model_events(const model::Model& model);
 
-
 // Maps a file's event names onto a model's events: first the model's own
 // names (in any case), then equal encodings (type, config, config1, config2)
 // of the same privilege level, then, for a model event that fixes none, of a
@@ -92,7 +91,7 @@ class EventMatcher {
   EventMatcher(const model::Model& model, const events::Resolver& resolver);
 
   struct Translation {
-    counts::Sample sample;                // by the model's event names, plus the unmatched events
+    counts::Sample sample;               // by the model's event names, plus the unmatched events
     std::vector<std::string> unmatched;  // file events that match no model event, in file order
   };
   // `file_events` lists every name of the file (counted or not), in order.
@@ -134,7 +133,6 @@ FallbackChoice fallbacks_for(const model::Model& model, const model::RunVariable
 
 // Info metrics whose events are all in `sample`.
 std::vector<std::string> info_metrics_counted(const model::Model& model, const model::RunVariables& vars,
-                                              const model::IdentityChoice& identities,
-                                              const counts::Sample& sample);
+                                              const model::IdentityChoice& identities, const counts::Sample& sample);
 
 }  // namespace topdown::import

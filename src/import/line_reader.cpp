@@ -31,8 +31,8 @@ bool LineReader::fill() {
   }
   if (end_ == buffer_.size()) {
     if (buffer_.size() >= kMaxLine) {  // the line so far fills the buffer
-      throw Error(path_ + ":" + std::to_string(line_number_ + 1) + ": line longer than " +
-                  std::to_string(kMaxLine) + " bytes: this is not perf stat -x output or a counts file");
+      throw Error(path_ + ":" + std::to_string(line_number_ + 1) + ": line longer than " + std::to_string(kMaxLine) +
+                  " bytes: this is not perf stat -x output or a counts file");
     }
     buffer_.resize(buffer_.size() * 2);
   }

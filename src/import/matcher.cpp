@@ -17,8 +17,7 @@ bool same_count(const events::Encoding& model_event, const events::Encoding& fil
 }
 
 bool same_privilege(const events::Encoding& model_event, const events::Encoding& file_event) {
-  return model_event.exclude_user == file_event.exclude_user &&
-         model_event.exclude_kernel == file_event.exclude_kernel;
+  return model_event.exclude_user == file_event.exclude_user && model_event.exclude_kernel == file_event.exclude_kernel;
 }
 
 // A model event without a privilege modifier counts what the run counts: user

@@ -149,8 +149,8 @@ PerfRow parse_perf_row(std::string_view line, const PerfLayout& layout) {
     return row;
   }
   if (count < layout.fields) {
-    throw Error(fmt::format("expected {} fields separated by '{}' like the first row, found {} in '{}'",
-                            layout.fields, layout.separator, count, excerpt(line)));
+    throw Error(fmt::format("expected {} fields separated by '{}' like the first row, found {} in '{}'", layout.fields,
+                            layout.separator, count, excerpt(line)));
   }
   if (layout.has_time) {
     row.time = trim(fields[0]);
@@ -163,12 +163,12 @@ PerfRow parse_perf_row(std::string_view line, const PerfLayout& layout) {
   }
   if (layout.location == PerfLayout::Location::Aggregate &&
       (!is_aggregate_id(location) || !is_cpu_count(fields[location_at + 1]))) {
-    throw Error(fmt::format("expected a core or socket column like S0-D0-C1 and a CPU count, found '{}'",
-                            excerpt(location)));
+    throw Error(
+        fmt::format("expected a core or socket column like S0-D0-C1 and a CPU count, found '{}'", excerpt(location)));
   }
   if (layout.location == PerfLayout::Location::Thread && !is_thread_id(location)) {
-    throw Error(fmt::format("expected a thread column like app-4242 (perf --per-thread), found '{}'",
-                            excerpt(location)));
+    throw Error(
+        fmt::format("expected a thread column like app-4242 (perf --per-thread), found '{}'", excerpt(location)));
   }
   if (layout.location != PerfLayout::Location::None) row.location = location;
   row.event = trim(fields[value_at + 2]);
@@ -184,8 +184,7 @@ PerfRow parse_perf_row(std::string_view line, const PerfLayout& layout) {
     if (index >= count || trim(fields[index]).empty()) return std::nullopt;
     const auto number = parse_count(trim(fields[index]));
     if (!number) {
-      throw Error(fmt::format("{} '{}' of {} is not a number", what, excerpt(trim(fields[index])),
-                              excerpt(row.event)));
+      throw Error(fmt::format("{} '{}' of {} is not a number", what, excerpt(trim(fields[index])), excerpt(row.event)));
     }
     return number;
   };

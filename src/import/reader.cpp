@@ -79,11 +79,13 @@ class FileReader {
         read_perf(line, *layout);
         return info_;
       }
-      throw error_here(fmt::format("neither perf stat -x output nor an 'EVENT VALUE' line: '{}'; see "
-                                   "`topdown import` in README.md",
-                                   excerpt(line)));
+      throw error_here(
+          fmt::format("neither perf stat -x output nor an 'EVENT VALUE' line: '{}'; see "
+                      "`topdown import` in README.md",
+                      excerpt(line)));
     }
-    throw Error("import file " + path_ + " holds no counts (it is empty or all comments); expected perf stat -x "
+    throw Error("import file " + path_ +
+                " holds no counts (it is empty or all comments); expected perf stat -x "
                 "output or EVENT VALUE lines");
   }
 
@@ -175,8 +177,8 @@ class FileReader {
       const double time = *parse_count(row.time);
       if (rows_in_interval_ > 0) {
         if (time < interval_end_) {
-          throw error_here(fmt::format("timestamp {} s comes after {} s: the file joins different runs", row.time,
-                                       interval_time_));
+          throw error_here(
+              fmt::format("timestamp {} s comes after {} s: the file joins different runs", row.time, interval_time_));
         }
         end_interval(/*at_end=*/false);
       }
@@ -205,12 +207,14 @@ class FileReader {
     } else if (rows_in_interval_ != rows_per_interval_) {
       const std::string what =
           at_end && rows_in_interval_ < rows_per_interval_
-              ? fmt::format("the last interval ({} s) has {} of the {} counter rows of the others: the file is "
-                            "truncated",
-                            interval_time_, rows_in_interval_, rows_per_interval_)
-              : fmt::format("the interval ending at {} s has {} counter rows, the first one {}: rows are missing "
-                            "or the file joins different runs",
-                            interval_time_, rows_in_interval_, rows_per_interval_);
+              ? fmt::format(
+                    "the last interval ({} s) has {} of the {} counter rows of the others: the file is "
+                    "truncated",
+                    interval_time_, rows_in_interval_, rows_per_interval_)
+              : fmt::format(
+                    "the interval ending at {} s has {} counter rows, the first one {}: rows are missing "
+                    "or the file joins different runs",
+                    interval_time_, rows_in_interval_, rows_per_interval_);
       throw error_here(what);
     }
     if (options_.per_interval) {
@@ -292,7 +296,8 @@ class FileReader {
     for (const Location& location : locations_) {
       counts::Sample sample = sample_of(location.*which, duration_s);
       counts::add_scaled(interval.sample, sample);
-      if (options_.per_place && info_.per_cpu) interval.places.push_back(counts::Place{location.label, std::move(sample)});
+      if (options_.per_place && info_.per_cpu)
+        interval.places.push_back(counts::Place{location.label, std::move(sample)});
     }
     interval.sample.duration_s = duration_s;
     return interval;
@@ -307,7 +312,7 @@ class FileReader {
   std::vector<Location> locations_;
   std::unordered_map<std::string, size_t, NameHash, std::equal_to<>> location_index_;
   std::vector<RowKey> first_interval_rows_;  // of each row of the first interval
-  std::string interval_time_;  // timestamp of the current interval, as written
+  std::string interval_time_;                // timestamp of the current interval, as written
   double interval_end_ = 0;
   double previous_end_ = 0;
   size_t rows_in_interval_ = 0;

@@ -38,8 +38,7 @@ FallbackChoice fallbacks_for(const model::Model& model, const model::RunVariable
   FallbackChoice chosen;
   for (const model::Node& node : model.nodes) {
     if (!node.fallback) continue;
-    const std::set<std::string> events =
-        model::Dependencies(folded, identities, chosen.nodes).events_of(node.name);
+    const std::set<std::string> events = model::Dependencies(folded, identities, chosen.nodes).events_of(node.name);
     if (all_counted(events, sample)) continue;
     model::FallbackChoice trial = chosen.nodes;
     trial.insert(node.name);
@@ -57,8 +56,7 @@ FallbackChoice fallbacks_for(const model::Model& model, const model::RunVariable
 }
 
 std::vector<std::string> info_metrics_counted(const model::Model& model, const model::RunVariables& vars,
-                                              const model::IdentityChoice& identities,
-                                              const counts::Sample& sample) {
+                                              const model::IdentityChoice& identities, const counts::Sample& sample) {
   const model::Dependencies deps(model, vars, identities);
   std::vector<std::string> metrics;
   for (const auto& node : model.nodes) {

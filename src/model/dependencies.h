@@ -87,16 +87,16 @@ class Dependencies {
   bool uses_fallback(std::string_view node) const { return fallbacks_.count(node) > 0; }
 
   // The node's chosen formula, folded.
-  const expr::Expression& formula(std::string_view node) const;
+  const expr::Expression& formula(std::string_view name) const;
   const expr::Expression* definition(std::string_view name) const { return folded_->definition(name); }
-  const expr::Expression* threshold(std::string_view node) const;
+  const expr::Expression* threshold(std::string_view name) const;
   // Whether the node's threshold uses parent_over (waits on the parent's verdict).
-  bool asks_parent(std::string_view node) const;
+  bool asks_parent(std::string_view name) const;
 
   // Events (identifiers that are not constants, definitions, nodes or run
   // variables) the node's value and threshold need, transitively (through
   // over(NODE), the other node's value and threshold).
-  const std::set<std::string>& events_of(std::string_view node) const;
+  const std::set<std::string>& events_of(std::string_view name) const;
 
   // What `name` is, for evaluation.
   // Verdict is a threshold's over(NODE): whether NODE is over its threshold.

@@ -36,8 +36,8 @@ std::vector<ListItem> split_list(const Entry& entry) {
     std::size_t last = end;
     while (last > first && text[last - 1] == ' ') --last;
     if (first == last) {
-      throw ParseError(entry.locate(first), "empty item in the list of '" + entry.key +
-                                                "'; separate items with single commas");
+      throw ParseError(entry.locate(first),
+                       "empty item in the list of '" + entry.key + "'; separate items with single commas");
     }
     items.push_back({text.substr(first, last - first), entry.locate(first)});
     begin = end + 1;
@@ -69,8 +69,7 @@ CpuMatch parse_cpu(const ListItem& item) {
     const std::string& range = words[2];
     const std::size_t dash = range.find('-');
     const std::optional<unsigned> low = parse_unsigned(range.substr(0, dash));
-    const std::optional<unsigned> high =
-        dash == std::string::npos ? low : parse_unsigned(range.substr(dash + 1));
+    const std::optional<unsigned> high = dash == std::string::npos ? low : parse_unsigned(range.substr(dash + 1));
     if (!low || !high || *low > *high) return fail("model range '" + range + "' is not MIN-MAX");
     match.model_min = *low;
     match.model_max = *high;
@@ -94,8 +93,8 @@ unsigned parse_count(const Entry& entry) {
   unsigned value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || end != text.data() + text.size() || value < 1 || value > 64) {
-    throw ParseError(entry.value_at(), "'" + entry.key + "' is not a counter count: '" + text +
-                                           "'; write a whole number from 1 to 64");
+    throw ParseError(entry.value_at(),
+                     "'" + entry.key + "' is not a counter count: '" + text + "'; write a whole number from 1 to 64");
   }
   return value;
 }

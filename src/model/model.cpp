@@ -29,8 +29,7 @@ std::string vendor_spelling(cpu::Vendor vendor) {
 }
 
 std::string describe(const cpu::CpuId& id) {
-  const std::string vendor =
-      id.vendor_string.empty() ? vendor_spelling(id.vendor) : id.vendor_string;
+  const std::string vendor = id.vendor_string.empty() ? vendor_spelling(id.vendor) : id.vendor_string;
   return vendor + " family " + hex(id.family) + " model " + hex(id.model);
 }
 
@@ -56,7 +55,7 @@ std::string to_string(const CpuMatch& match) {
 
 bool is_run_variable(std::string_view name) {
   static constexpr std::array<std::string_view, 11> kNames = {
-      "smt_enabled", "ebs_mode", "perf_metrics", "num_cpus_online", "interval-s",       "duration_time",
+      "smt_enabled", "ebs_mode", "perf_metrics", "num_cpus_online", "interval-s",      "duration_time",
       "#smt_on",     "#slots",   "this",         "parent_over",     "#num_cpus_online"};
   return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
 }
@@ -107,8 +106,8 @@ std::vector<Model> load_all(const std::filesystem::path& dir) {
     Model model = load_model(file);
     for (const Model& other : models) {
       if (other.name == model.name) {
-        throw Error("model files " + other.source.string() + " and " + file.string() +
-                    " both define the model '" + model.name + "'; rename or remove one");
+        throw Error("model files " + other.source.string() + " and " + file.string() + " both define the model '" +
+                    model.name + "'; rename or remove one");
       }
     }
     models.push_back(std::move(model));
@@ -116,12 +115,10 @@ std::vector<Model> load_all(const std::filesystem::path& dir) {
   return models;
 }
 
-Model select_model(const std::filesystem::path& dir, const cpu::CpuId& id,
-                   const std::string& name_override) {
+Model select_model(const std::filesystem::path& dir, const cpu::CpuId& id, const std::string& name_override) {
   std::vector<Model> models = load_all(dir);
   if (models.empty()) {
-    throw Error("no *.model files in " + dir.string() +
-                "; set TOPDOWN_MODELS to the folder holding them");
+    throw Error("no *.model files in " + dir.string() + "; set TOPDOWN_MODELS to the folder holding them");
   }
   if (name_override.empty()) {
     for (Model& model : models) {

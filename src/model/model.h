@@ -82,7 +82,7 @@ struct Model {
   // Our own event tables (models/events/<name>.events), the first that knows
   // an event wins.
   std::vector<std::string> event_tables;
-  std::string pfm_pmu;      // libpfm4 PMU name for this CPU, empty if none
+  std::string pfm_pmu;  // libpfm4 PMU name for this CPU, empty if none
   ModelCounters counters;
   std::map<std::string, double, std::less<>> constants;
   // Shared definitions (SLOTS, CORE_CLKS, ...) in file order; a definition may
@@ -107,7 +107,6 @@ std::vector<Model> load_all(const std::filesystem::path& dir);
 
 // The model for `name` (a --cpu argument) or for `id`; throws Error listing the
 // supported CPUs and the --cpu override when none fits.
-Model select_model(const std::filesystem::path& dir, const cpu::CpuId& id,
-                   const std::string& name_override = "");
+Model select_model(const std::filesystem::path& dir, const cpu::CpuId& id, const std::string& name_override = "");
 
 }  // namespace topdown::model

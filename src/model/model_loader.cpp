@@ -21,10 +21,10 @@ namespace {
 constexpr int kMaxLevel = 6;
 
 using Keys = std::vector<std::string_view>;
-const Keys kModelKeys = {"name",     "title",          "cpus",          "event_table",
-                         "pfm_pmu",  "counters",       "counters_without_smt", "fixed_counters"};
-const Keys kNodeKeys = {"vendor_name", "parent", "formula",     "identity", "fallback", "threshold",
-                        "domain",      "area",   "groups",      "sample",   "description", "advice"};
+const Keys kModelKeys = {"name",          "title", "cpus", "event_table", "pfm_pmu", "counters", "counters_without_smt",
+                         "fixed_counters"};
+const Keys kNodeKeys = {"vendor_name", "parent", "formula", "identity", "fallback",    "threshold",
+                        "domain",      "area",   "groups",  "sample",   "description", "advice"};
 const Keys kInfoKeys = {"vendor_name", "formula", "unit", "threshold", "groups", "description"};
 
 bool is_identifier(std::string_view name) {
@@ -42,8 +42,7 @@ std::string section_title(const Section& section) {
 void check_keys(const Section& section, const Keys& allowed) {
   for (const Entry& entry : section.entries) {
     if (std::find(allowed.begin(), allowed.end(), entry.key) == allowed.end()) {
-      throw ParseError(entry.key_at, "unknown key '" + entry.key + "' in " +
-                                         section_title(section) +
+      throw ParseError(entry.key_at, "unknown key '" + entry.key + "' in " + section_title(section) +
                                          "; allowed keys: " + join(allowed, ", "));
     }
   }
@@ -58,8 +57,7 @@ expr::Expression parse_formula(const Entry& entry) {
   return expr::Expression::parse(entry.formula_text(), entry.value_at());
 }
 
-std::optional<expr::Expression> parse_optional_formula(const Section& section,
-                                                       std::string_view key) {
+std::optional<expr::Expression> parse_optional_formula(const Section& section, std::string_view key) {
   const Entry* entry = section.find(key);
   if (!entry) return std::nullopt;
   return parse_formula(*entry);
@@ -78,14 +76,11 @@ std::vector<std::string> parse_list(const Section& section, std::string_view key
 SourceLocation find_reference(const Entry& entry, const std::string& name) {
   const std::string text = entry.formula_text();
   auto part_of_name = [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == ':' ||
-           c == '#' || c == '\\';
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == ':' || c == '#' || c == '\\';
   };
-  for (std::size_t pos = text.find(name); pos != std::string::npos;
-       pos = text.find(name, pos + 1)) {
+  for (std::size_t pos = text.find(name); pos != std::string::npos; pos = text.find(name, pos + 1)) {
     const std::size_t end = pos + name.size();
-    if ((pos == 0 || !part_of_name(text[pos - 1])) &&
-        (end == text.size() || !part_of_name(text[end]))) {
+    if ((pos == 0 || !part_of_name(text[pos - 1])) && (end == text.size() || !part_of_name(text[end]))) {
       return advance(entry.value_at(), text, pos);
     }
   }
@@ -110,8 +105,7 @@ struct Definition {
 
 class Loader {
  public:
-  Loader(const std::filesystem::path& file, const std::vector<Section>& sections)
-      : file_(file.string()) {
+  Loader(const std::filesystem::path& file, const std::vector<Section>& sections) : file_(file.string()) {
     model_.source = file;
     for (const Section& section : sections) add(section);
   }
@@ -148,8 +142,7 @@ class Loader {
 
   void expect_no_name(const Section& section) {
     if (!section.name.empty()) {
-      throw ParseError(section.name_at, "section [" + section.kind + "] takes no name; write [" +
-                                            section.kind + "]");
+      throw ParseError(section.name_at, "section [" + section.kind + "] takes no name; write [" + section.kind + "]");
     }
   }
 
@@ -157,22 +150,20 @@ class Loader {
     expect_no_name(section);
     if (model_section_) {
       throw ParseError(section.where, "second [model] section (first at line " +
-                                          std::to_string(model_section_->where.line) +
-                                          "); a file describes one model");
+                                          std::to_string(model_section_->where.line) + "); a file describes one model");
     }
     model_section_ = &section;
     check_keys(section, kModelKeys);
     for (std::string_view key : {"name", "title", "cpus", "event_table"}) {
       if (!section.find(key)) {
-        throw ParseError(section.where, "[model] has no '" + std::string(key) + "'; add '" +
-                                            std::string(key) + " = ...'");
+        throw ParseError(section.where,
+                         "[model] has no '" + std::string(key) + "'; add '" + std::string(key) + " = ...'");
       }
     }
     model_.name = value_of(section, "name");
     if (model_.name.find(' ') != std::string::npos) {
-      throw ParseError(
-          section.find("name")->value_at(),
-          "model name '" + model_.name + "' contains blanks; use one word such as zen5");
+      throw ParseError(section.find("name")->value_at(),
+                       "model name '" + model_.name + "' contains blanks; use one word such as zen5");
     }
     model_.title = value_of(section, "title");
     for (const ListItem& item : split_list(*section.find("event_table"))) model_.event_tables.push_back(item.text);
@@ -204,16 +195,14 @@ class Loader {
   void add_node(const Section& section, bool info) {
     const std::string what = info ? "info metric" : "node";
     if (section.name.empty()) {
-      throw ParseError(section.kind_at,
-                       "[" + section.kind + "] needs a name; write [" + section.kind + " NAME]");
+      throw ParseError(section.kind_at, "[" + section.kind + "] needs a name; write [" + section.kind + " NAME]");
     }
     claim_name(section.name, section.name_at, what);
     check_keys(section, info ? kInfoKeys : kNodeKeys);
     Draft draft;
     draft.formula = section.find("formula");
     if (!draft.formula) {
-      throw ParseError(section.where,
-                       what + " '" + section.name + "' has no formula; add 'formula = ...'");
+      throw ParseError(section.where, what + " '" + section.name + "' has no formula; add 'formula = ...'");
     }
     draft.parent = section.find("parent");
     draft.identity = section.find("identity");
@@ -246,8 +235,8 @@ class Loader {
   // formulas refer to all of them by bare name.
   void claim_name(const std::string& name, const SourceLocation& where, const std::string& what) {
     if (!is_identifier(name)) {
-      throw ParseError(where, "bad " + what + " name '" + name +
-                                  "'; use letters, digits and '_', not starting with a digit");
+      throw ParseError(where,
+                       "bad " + what + " name '" + name + "'; use letters, digits and '_', not starting with a digit");
     }
     if (is_run_variable(name)) {
       throw ParseError(where, "'" + name + "' is a run variable; choose another " + what + " name");
@@ -257,11 +246,11 @@ class Loader {
     const Claim& first = it->second;
     const std::string line = std::to_string(first.where.line);
     if (first.what == what) {
-      throw ParseError(where, "duplicate " + what + " name '" + name + "' (first at line " + line +
-                                  "); rename one of them");
+      throw ParseError(where,
+                       "duplicate " + what + " name '" + name + "' (first at line " + line + "); rename one of them");
     }
-    throw ParseError(where, "'" + name + "' is already the name of a " + first.what + " (line " +
-                                line + "); choose another " + what + " name");
+    throw ParseError(where, "'" + name + "' is already the name of a " + first.what + " (line " + line +
+                                "); choose another " + what + " name");
   }
 
   // A vendor name must find exactly one node (Model::find).
@@ -273,8 +262,7 @@ class Loader {
       const auto [it, inserted] = seen.try_emplace(vendor, &draft);
       if (!inserted || node_index_.count(vendor)) {
         const Node& other = inserted ? drafts_[node_index_.at(vendor)].node : it->second->node;
-        throw ParseError(draft.vendor_name->value_at(), "vendor_name '" + vendor + "' of '" +
-                                                            draft.node.name +
+        throw ParseError(draft.vendor_name->value_at(), "vendor_name '" + vendor + "' of '" + draft.node.name +
                                                             "' is also used by '" + other.name +
                                                             "'; each name must find one node");
       }
@@ -292,10 +280,9 @@ class Loader {
         throw ParseError(find_reference(entry, name),
                          other->second == i
                              ? "definition '" + entry.key + "' uses itself; this is a cycle"
-                             : "definition '" + entry.key + "' uses '" + name +
-                                   "', defined later (line " +
-                                   std::to_string(definitions_[other->second].entry->key_at.line) +
-                                   "); move '" + name + "' above it");
+                             : "definition '" + entry.key + "' uses '" + name + "', defined later (line " +
+                                   std::to_string(definitions_[other->second].entry->key_at.line) + "); move '" + name +
+                                   "' above it");
       }
     }
   }
@@ -305,9 +292,9 @@ class Loader {
       if (!draft.parent) continue;
       const auto parent = node_index_.find(draft.node.parent);
       if (parent == node_index_.end()) {
-        throw ParseError(draft.parent->value_at(),
-                         "unknown parent '" + draft.node.parent + "' of '" + draft.node.name +
-                             "'; add a [node " + draft.node.parent + "] section or fix the name");
+        throw ParseError(draft.parent->value_at(), "unknown parent '" + draft.node.parent + "' of '" + draft.node.name +
+                                                       "'; add a [node " + draft.node.parent +
+                                                       "] section or fix the name");
       }
       if (drafts_[parent->second].node.is_info) {
         throw ParseError(draft.parent->value_at(), "parent '" + draft.node.parent +
@@ -323,14 +310,13 @@ class Loader {
         const bool seen = std::find(chain.begin(), chain.end(), up->node.name) != chain.end();
         chain.push_back(up->node.name);
         if (seen) {
-          throw ParseError(draft.parent->value_at(), "parents form a loop: " + arrows(chain) +
-                                                         "; a level-1 node has no parent");
+          throw ParseError(draft.parent->value_at(),
+                           "parents form a loop: " + arrows(chain) + "; a level-1 node has no parent");
         }
         if (static_cast<int>(chain.size()) > kMaxLevel) {
           throw ParseError(draft.parent->value_at(),
-                           "'" + draft.node.name + "' would be below level " +
-                               std::to_string(kMaxLevel) + " (" + arrows(chain) +
-                               "); the tree has at most " + std::to_string(kMaxLevel) + " levels");
+                           "'" + draft.node.name + "' would be below level " + std::to_string(kMaxLevel) + " (" +
+                               arrows(chain) + "); the tree has at most " + std::to_string(kMaxLevel) + " levels");
         }
       }
       draft.node.level = static_cast<int>(chain.size());
@@ -404,8 +390,8 @@ class Loader {
       const bool in_identity = first.node.identity && first.node.identity->identifiers().count(written) > 0;
       entry = in_identity ? first.identity : first.fallback;
     }
-    throw ParseError(find_reference(*entry, written), "cycle among formulas: " + arrows(names) +
-                                                         "; one of them must not use the other");
+    throw ParseError(find_reference(*entry, written),
+                     "cycle among formulas: " + arrows(names) + "; one of them must not use the other");
   }
 
   // over(NODE) asks for another node's verdict, which exists only once values

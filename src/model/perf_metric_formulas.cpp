@@ -16,7 +16,7 @@ namespace {
 // perf's literals about the machine as a whole that are none of our run
 // variables (perf itself reads them from the system it runs on).
 constexpr std::array<std::string_view, 5> kMachineLiterals = {"#num_cpus", "#num_cores", "#num_dies", "#num_packages",
-                                                               "#system_tsc_freq"};
+                                                              "#system_tsc_freq"};
 
 bool is_event_name(std::string_view name) {
   return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
@@ -76,7 +76,8 @@ std::optional<expr::Expression> translate_name(const std::string& name, const Me
     if (std::find(kMachineLiterals.begin(), kMachineLiterals.end(), literal) != kMachineLiterals.end()) {
       return expr::Expression::constant(NAN);
     }
-    throw Error(where + ": unknown literal " + name + "; perf knows #smt_on, #slots, #core_wide, #num_cpus, "
+    throw Error(where + ": unknown literal " + name +
+                "; perf knows #smt_on, #slots, #core_wide, #num_cpus, "
                 "#num_cpus_online, #num_cores, #num_dies, #num_packages and #system_tsc_freq");
   }
   if (asks_about_event(name)) return expr::Expression::constant(NAN);

@@ -50,9 +50,8 @@ class Reader {
     }
     const std::size_t after = skip_blanks(line, close + 1);
     if (after != line.size()) {
-      throw ParseError(
-          at(file_, number, after),
-          "unexpected text after ']'; put comments on their own line starting with '#'");
+      throw ParseError(at(file_, number, after),
+                       "unexpected text after ']'; put comments on their own line starting with '#'");
     }
     Section section;
     section.where = at(file_, number, 0);
@@ -84,8 +83,7 @@ class Reader {
       throw ParseError(key_at, "missing key before '='; write 'key = value'");
     }
     if (std::any_of(key.begin(), key.end(), is_blank)) {
-      throw ParseError(key_at,
-                       "key '" + std::string(key) + "' contains blanks; keys are single words");
+      throw ParseError(key_at, "key '" + std::string(key) + "' contains blanks; keys are single words");
     }
     Section& section = sections_.back();
     if (const Entry* earlier = section.find(key)) {
@@ -96,8 +94,7 @@ class Reader {
     entry_open_ = true;
     const std::size_t value_begin = skip_blanks(line, equals + 1);
     if (value_begin < line.size()) {
-      open_.lines.push_back(
-          {at(file_, number, value_begin), std::string(trim_right(line.substr(value_begin)))});
+      open_.lines.push_back({at(file_, number, value_begin), std::string(trim_right(line.substr(value_begin)))});
     }
   }
 
@@ -114,8 +111,7 @@ class Reader {
     if (!entry_open_) return;
     entry_open_ = false;
     if (open_.lines.empty()) {
-      throw ParseError(open_.key_at,
-                       "key '" + open_.key + "' has no value; write '" + open_.key + " = VALUE'");
+      throw ParseError(open_.key_at, "key '" + open_.key + "' has no value; write '" + open_.key + " = VALUE'");
     }
     sections_.back().entries.push_back(std::move(open_));
   }

@@ -135,9 +135,7 @@ int td_region_get_report(const td_region_session* session, td_region_report** re
   return guarded([&] { *report = topdown::region::make_report(session->session).release(); });
 }
 
-void td_region_report_free(td_region_report* report) {
-  delete static_cast<topdown::region::ReportStorage*>(report);
-}
+void td_region_report_free(td_region_report* report) { delete static_cast<topdown::region::ReportStorage*>(report); }
 
 const char* td_region_last_error(void) { return last_error.c_str(); }
 

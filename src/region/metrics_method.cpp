@@ -12,8 +12,7 @@ class MetricsMethod final : public Method {
     const int64_t slots = totals.deltas[0];
     result.nodes = metrics::decode(slots, totals.deltas.data() + 1, level_);
     if (totals.time_running > 0) {
-      result.counted_share =
-          static_cast<double>(totals.time_running) / static_cast<double>(totals.time_enabled);
+      result.counted_share = static_cast<double>(totals.time_running) / static_cast<double>(totals.time_enabled);
       // The fractions hold for the whole time; slots were counted only while running.
       const double scale = 1.0 / result.counted_share;
       result.slots = static_cast<double>(slots) * scale;

@@ -53,8 +53,7 @@ OpenCounters open_counters(const Options& options) {
   counters.group = open_group(counting, cpu.perf_event_paranoid);
   counters.group->enable();
   const std::size_t count = counting.attrs.size();
-  counters.read_reader =
-      make_group_read_reader(counters.group, count, counting.perf_metrics ? metrics::kFieldFull : 1);
+  counters.read_reader = make_group_read_reader(counters.group, count, counting.perf_metrics ? metrics::kFieldFull : 1);
   // PERF_METRICS is read through SLOTS's page only (the fields with their own rdpmc number).
   if (counters.group->map_pages() && rdpmc_usable(*counters.group, counting.perf_metrics ? 1 : count)) {
     const uint64_t reset_slots = options.reset_slots ? options.reset_slots : metrics::kDefaultResetSlots;

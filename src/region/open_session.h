@@ -39,8 +39,7 @@ void check_options(const Options& options);
 // CPU's model. Throws region::Error: InvalidArgument for a level outside 1-2,
 // UnsupportedCpu, Model, DoesNotFit (the level needs more than one group of
 // the counters that really count).
-Counting plan_counting(const cpu::CpuInfo& cpu, const std::optional<metrics::Support>& support,
-                       const Options& options);
+Counting plan_counting(const cpu::CpuInfo& cpu, const std::optional<metrics::Support>& support, const Options& options);
 
 // Auto takes the cheaper of the usable readers; a forced reader that is not
 // usable (nullopt time) throws ReaderUnavailable.

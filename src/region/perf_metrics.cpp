@@ -106,8 +106,8 @@ std::vector<NodeValue> decode(int64_t slots, const int64_t* field_slots_x255, in
 }
 
 std::vector<perf::Event> group_events(uint32_t pmu_type, int level, bool include_kernel) {
-  static const char* const kFieldNames[] = {"topdown-retiring",  "topdown-bad-spec",      "topdown-fe-bound",
-                                            "topdown-be-bound",  "topdown-heavy-ops",     "topdown-br-mispredict",
+  static const char* const kFieldNames[] = {"topdown-retiring",  "topdown-bad-spec",  "topdown-fe-bound",
+                                            "topdown-be-bound",  "topdown-heavy-ops", "topdown-br-mispredict",
                                             "topdown-fetch-lat", "topdown-mem-bound"};
   std::vector<perf::Event> events;
   for (int i = -1; i < field_count(level); ++i) {

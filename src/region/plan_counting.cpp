@@ -39,7 +39,8 @@ model::Model load_model_file(const std::string& file) {
 
 model::Model load_model(const cpu::CpuInfo& cpu, const Options& options) {
   if (!options.model_file.empty()) return load_model_file(options.model_file);
-  const std::filesystem::path dir = options.models_dir.empty() ? model_dir() : std::filesystem::path(options.models_dir);
+  const std::filesystem::path dir =
+      options.models_dir.empty() ? model_dir() : std::filesystem::path(options.models_dir);
   std::error_code error;
   if (!std::filesystem::is_directory(dir, error)) {
     throw Error(ErrorCode::Model, "model folder " + dir.string() +
@@ -88,8 +89,8 @@ Counting plan_model(const cpu::CpuInfo& cpu, const Options& options) {
     names.push_back(encoding.name);
   }
   counting.attrs = group_attrs(counting.events);
-  counting.method = make_model_method(model, schedule::select_nodes(model, selection), std::move(names), vars,
-                                      plan.identities);
+  counting.method =
+      make_model_method(model, schedule::select_nodes(model, selection), std::move(names), vars, plan.identities);
   counting.method_name = "model " + model.name;
   counting.title = model.title;
   return counting;

@@ -33,13 +33,12 @@ RegionId Session::Impl::region(std::string_view name) {
 void Session::Impl::begin(RegionId id) {
   check_owner();
   if (id.index >= regions.size()) {
-    throw Error(ErrorCode::InvalidArgument, "region id " + std::to_string(id.index) +
-                                                " was not given by this session; get ids from region(name)");
+    throw Error(ErrorCode::InvalidArgument,
+                "region id " + std::to_string(id.index) + " was not given by this session; get ids from region(name)");
   }
   if (depth == kMaxDepth) {
-    throw Error(ErrorCode::BadNesting, "regions nested more than " + std::to_string(kMaxDepth) +
-                                           " deep (inside '" + regions[stack[depth - 1].region].name +
-                                           "'); is an end() missing?");
+    throw Error(ErrorCode::BadNesting, "regions nested more than " + std::to_string(kMaxDepth) + " deep (inside '" +
+                                           regions[stack[depth - 1].region].name + "'); is an end() missing?");
   }
   Region& region = regions[id.index];
   if (!region.parent_known) {

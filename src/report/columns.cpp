@@ -30,7 +30,8 @@ std::string render_columns_header(const eval::Evaluation& evaluation) {
 }
 
 std::string render_columns_row(const eval::Evaluation& evaluation, std::optional<double> time_s) {
-  std::string line = time_s ? fmt::format("{:>{}.3f}", *time_s, kTimeWidth) : fmt::format("{:>{}}", "total", kTimeWidth);
+  std::string line =
+      time_s ? fmt::format("{:>{}.3f}", *time_s, kTimeWidth) : fmt::format("{:>{}}", "total", kTimeWidth);
   for (const auto* r : level1_of(evaluation)) {
     line += fmt::format("  {:>{}}{:<1}", value_text(*r), width_of(*r), marks(*r));  // values align, marks follow
   }

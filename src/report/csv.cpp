@@ -40,18 +40,12 @@ CsvRow event_row(const std::string& event, const counts::Sample& sample) {
   const counts::Count* count = sample.find(event);
   const auto scaled = count ? count->scaled() : std::nullopt;
   const std::string status = !scaled ? "n/a" : count->running_share() < 1 ? "multiplexed" : "ok";
-  return {"event",
-          event,
-          "",
-          "",
-          "",
-          scaled ? fmt::format("{:.0f}", *scaled) : "",
-          "count",
-          "0",
-          "0",
-          fmt::format("{:.4f}", count ? count->running_share() : 0.0),
-          status,
-          ""};
+  return {"event", event,
+          "",      "",
+          "",      scaled ? fmt::format("{:.0f}", *scaled) : "",
+          "count", "0",
+          "0",     fmt::format("{:.4f}", count ? count->running_share() : 0.0),
+          status,  ""};
 }
 
 }  // namespace
@@ -66,9 +60,9 @@ std::string csv_line(const CsvRow& fields) {
 }
 
 const CsvRow& csv_header() {
-  static const CsvRow header = {"kind",           "name",       "level",         "parent", "vendor_name",
-                                "value",          "unit",       "over_threshold", "bottleneck",
-                                "counted_share",  "status",     "missing_events"};
+  static const CsvRow header = {"kind",        "name",          "level",  "parent",
+                                "vendor_name", "value",         "unit",   "over_threshold",
+                                "bottleneck",  "counted_share", "status", "missing_events"};
   return header;
 }
 

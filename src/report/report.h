@@ -18,7 +18,7 @@ struct RunInfo {
   std::vector<int> cpus;             // counted system-wide on these CPUs (-a, -C)
   std::vector<int> pids;             // counted on these running processes (-p)
   std::string source;                // the imported file (empty for a live run)
-  double elapsed_s = 0;  // the run's wall time; an interval's length for an interval record
+  double elapsed_s = 0;              // the run's wall time; an interval's length for an interval record
   std::optional<int> exit_code;
   std::optional<int> signal;  // the signal that killed the workload
   int groups = 0;

@@ -96,8 +96,7 @@ std::string ReportWriter::json(std::optional<double> time_s, const std::vector<R
   return out;
 }
 
-std::string ReportWriter::columns(std::optional<double> time_s, const std::vector<Report>& reports,
-                                  bool first) const {
+std::string ReportWriter::columns(std::optional<double> time_s, const std::vector<Report>& reports, bool first) const {
   const eval::Evaluation& evaluation = reports.front().evaluation;
   return (first ? render_columns_header(evaluation) : "") + render_columns_row(evaluation, time_s);
 }

@@ -72,8 +72,10 @@ std::string value_text(const eval::NodeResult& r) {
 // Their legend is printed below the table.
 std::string marks(const eval::NodeResult& r) {
   std::string text;
-  if (r.value && r.unreliable) text += "?";
-  else if (r.value && (r.multiplexed || r.approximate)) text += "~";
+  if (r.value && r.unreliable)
+    text += "?";
+  else if (r.value && (r.multiplexed || r.approximate))
+    text += "~";
   if (r.out_of_range) text += "*";
   return text;
 }
@@ -89,9 +91,9 @@ std::string render_text(const eval::Evaluation& evaluation, const counts::Sample
   if (!run.cpus.empty()) command += fmt::format("{}CPUs {}", command.empty() ? "" : ", ", fmt::join(run.cpus, ","));
   // The command, a file's event names and the warnings quoting them may hold
   // any bytes (an imported binary file): none may drive the terminal.
-  std::string out = fmt::format("topdown: {} ({}), {}, {:.2f} s{}\n", run.model_title, run.model_name,
-                                printable(command), run.elapsed_s,
-                                run.signal ? ", killed by " + signal_name(*run.signal) : "");
+  std::string out =
+      fmt::format("topdown: {} ({}), {}, {:.2f} s{}\n", run.model_title, run.model_name, printable(command),
+                  run.elapsed_s, run.signal ? ", killed by " + signal_name(*run.signal) : "");
 
   std::map<std::string, bool, std::less<>> visible;
   std::vector<const eval::NodeResult*> tree, info;
@@ -99,8 +101,10 @@ std::string render_text(const eval::Evaluation& evaluation, const counts::Sample
   for (const auto& r : evaluation.nodes) {
     bool show = shown(r, visible, options.verbose);
     visible[r.node->name] = show;
-    if (!show) ++hidden;
-    else (r.node->is_info ? info : tree).push_back(&r);
+    if (!show)
+      ++hidden;
+    else
+      (r.node->is_info ? info : tree).push_back(&r);
   }
   size_t name_width = 4;
   for (const auto* r : tree) name_width = std::max(name_width, r->node->name.size() + 2 * (r->node->level - 1));
@@ -124,8 +128,8 @@ std::string render_text(const eval::Evaluation& evaluation, const counts::Sample
     return line + "\n";
   };
 
-  out += "\n" + paint(fmt::format("  {:<{}}  {:>{}}   {}", "Node", name_width, "Slots", value_width, "Vendor metric"),
-                      kBold) +
+  out += "\n" +
+         paint(fmt::format("  {:<{}}  {:>{}}   {}", "Node", name_width, "Slots", value_width, "Vendor metric"), kBold) +
          "\n";
   for (const auto* r : tree) out += row(*r, 2 * static_cast<size_t>(r->node->level - 1), r->node->vendor_name);
   if (!info.empty()) {
@@ -158,8 +162,9 @@ std::string render_text(const eval::Evaluation& evaluation, const counts::Sample
   bool any_multiplexed = std::any_of(evaluation.nodes.begin(), evaluation.nodes.end(),
                                      [](const eval::NodeResult& r) { return r.multiplexed && r.value; });
   if (any_multiplexed) {
-    out += "~ estimate: its events were counted only part of the time (multiplexed) and scaled up.\n"
-           "? unreliable: counted too little of the time to be trusted.\n";
+    out +=
+        "~ estimate: its events were counted only part of the time (multiplexed) and scaled up.\n"
+        "? unreliable: counted too little of the time to be trusted.\n";
   }
   if (std::any_of(evaluation.nodes.begin(), evaluation.nodes.end(),
                   [](const eval::NodeResult& r) { return r.approximate && r.value; })) {

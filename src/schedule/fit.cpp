@@ -8,8 +8,7 @@ namespace {
 
 // Augmenting-path bipartite matching of events to general counters; groups
 // hold at most a handful of events, so this is cheap.
-bool assign(const std::vector<const events::Encoding*>& events, size_t index, int counters,
-            std::vector<bool>& taken) {
+bool assign(const std::vector<const events::Encoding*>& events, size_t index, int counters, std::vector<bool>& taken) {
   if (index == events.size()) return true;
   for (int counter = 0; counter < counters && counter < 64; ++counter) {
     if (taken[counter] || !(events[index]->counter_mask >> counter & 1u)) continue;

@@ -111,7 +111,8 @@ std::map<std::string, int, std::less<>> node_groups(const Plan& plan, const mode
 bool Plan::multiplexed() const { return core_groups() > 1; }
 
 int Plan::core_groups() const {
-  return static_cast<int>(std::count_if(groups.begin(), groups.end(), [](const Group& g) { return is_core_pmu(g.pmu); }));
+  return static_cast<int>(
+      std::count_if(groups.begin(), groups.end(), [](const Group& g) { return is_core_pmu(g.pmu); }));
 }
 
 std::vector<std::string> select_nodes(const model::Model& model, const Selection& selection) {

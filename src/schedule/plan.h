@@ -25,7 +25,7 @@ struct CounterBudget {
 CounterBudget host_budget(const cpu::CpuInfo& cpu, const model::Model& model);
 
 struct Selection {
-  int max_level = 1;                    // tree depth to compute, 1..6
+  int max_level = 1;  // tree depth to compute, 1..6
   // Every Info metric, even those that need another counter group; by
   // default only those whose events fit the tree's groups are computed.
   bool all_info = false;
@@ -40,8 +40,8 @@ struct Group {
 };
 
 struct Plan {
-  std::vector<std::string> nodes;  // selected node names, tree order, then Info metrics
-  model::IdentityChoice identities;  // nodes computed through their identity
+  std::vector<std::string> nodes;     // selected node names, tree order, then Info metrics
+  model::IdentityChoice identities;   // nodes computed through their identity
   std::vector<std::string> left_out;  // Info metrics not computed: no room
   // Info metrics not computed: an event of theirs has no encoding for this
   // CPU (a metric file's power/cstate events, say).

@@ -20,15 +20,13 @@ bool has_topdown_metrics(const counts::Sample& sample, const events::Resolver& r
 
 }  // namespace
 
-ImportDecision decide_import(const ImportOptions& options, const model::Model& model,
-                             const events::Resolver& resolver, const import::FileInfo& file,
-                             const counts::Sample& sample) {
+ImportDecision decide_import(const ImportOptions& options, const model::Model& model, const events::Resolver& resolver,
+                             const import::FileInfo& file, const counts::Sample& sample) {
   ImportDecision decision;
   model::RunVariables& vars = decision.vars;
   vars.ebs_mode = file.ebs_mode.value_or(false);
   vars.online_cpus = file.online_cpus.value_or(0);
-  vars.perf_metrics =
-      resolve(options.perf_metrics, file.perf_metrics.value_or(has_topdown_metrics(sample, resolver)));
+  vars.perf_metrics = resolve(options.perf_metrics, file.perf_metrics.value_or(has_topdown_metrics(sample, resolver)));
   vars.smt_enabled = resolve(options.smt, file.smt_enabled.value_or(false));
   if (options.smt == Toggle::Auto && !file.smt_enabled) {
     decision.warnings.push_back("the file does not say whether SMT was on; assumed off (--smt on|off says it)");
@@ -47,11 +45,11 @@ ImportDecision decide_import(const ImportOptions& options, const model::Model& m
   const import::FallbackChoice fallbacks = import::fallbacks_for(model, vars, decision.identities, sample);
   decision.fallbacks = fallbacks.nodes;
   if (!decision.fallbacks.empty()) {
-    decision.warnings.push_back(fmt::format("{} lacks {}: without them the model's fallback formulas give {}, as "
-                                            "approximations (marked ~); count them too for the model's values "
-                                            "(topdown stat --print-perf)",
-                                            options.file, fmt::join(fallbacks.missing_events, ", "),
-                                            fmt::join(decision.fallbacks, ", ")));
+    decision.warnings.push_back(
+        fmt::format("{} lacks {}: without them the model's fallback formulas give {}, as "
+                    "approximations (marked ~); count them too for the model's values "
+                    "(topdown stat --print-perf)",
+                    options.file, fmt::join(fallbacks.missing_events, ", "), fmt::join(decision.fallbacks, ", ")));
   }
   if (!options.all_info) {
     // Like stat's Info metrics that ride along: those the file has the events for.
@@ -74,17 +72,17 @@ std::set<std::string, std::less<>> core_wide_events(const std::vector<std::strin
 TopologySource import_topology_source(const ImportOptions& options, const std::vector<counts::Place>& places,
                                       bool has_core_wide_events, bool model_is_this_machines) {
   if (!options.topology.empty()) return TopologySource::File;
-  const bool per_cpu =
-      !places.empty() && aggregate::kind_of_label(places.front().label) == aggregate::PlaceKind::Cpu;
+  const bool per_cpu = !places.empty() && aggregate::kind_of_label(places.front().label) == aggregate::PlaceKind::Cpu;
   const bool needs_topology = options.per != aggregate::View::Thread || has_core_wide_events;
   return per_cpu && needs_topology && model_is_this_machines ? TopologySource::ThisMachine : TopologySource::None;
 }
 
 std::string this_machine_topology_warning(size_t cpus, const ImportOptions& options) {
-  return fmt::format("no --topology: the CPUs are grouped as on this machine ({} CPUs in /sys), assuming {} was "
-                     "counted here; give the measured machine's `lscpu -p=CPU,CORE,SOCKET` output with --topology "
-                     "FILE otherwise",
-                     cpus, options.file);
+  return fmt::format(
+      "no --topology: the CPUs are grouped as on this machine ({} CPUs in /sys), assuming {} was "
+      "counted here; give the measured machine's `lscpu -p=CPU,CORE,SOCKET` output with --topology "
+      "FILE otherwise",
+      cpus, options.file);
 }
 
 void check_interval(const ImportOptions& options, const import::Interval& interval) {
@@ -92,9 +90,10 @@ void check_interval(const ImportOptions& options, const import::Interval& interv
     throw Error(options.file + " has no intervals (perf stat -I); leave out --per-interval");
   }
   if (options.per != aggregate::View::Global && interval.places.empty()) {
-    throw Error(fmt::format("{} has no rows per CPU, core, socket or thread; {} needs perf stat -A (or perf's "
-                            "--per-core, --per-socket, --per-thread) output",
-                            options.file, aggregate::view_name(options.per)));
+    throw Error(
+        fmt::format("{} has no rows per CPU, core, socket or thread; {} needs perf stat -A (or perf's "
+                    "--per-core, --per-socket, --per-thread) output",
+                    options.file, aggregate::view_name(options.per)));
   }
 }
 

@@ -32,9 +32,8 @@ struct ImportDecision {
 // the events for), identities and fallback formulas for the events the file
 // lacks (with a warning naming them), and a warning when the file pooled
 // rows of an event counted by several groups.
-ImportDecision decide_import(const ImportOptions& options, const model::Model& model,
-                             const events::Resolver& resolver, const import::FileInfo& file,
-                             const counts::Sample& sample);
+ImportDecision decide_import(const ImportOptions& options, const model::Model& model, const events::Resolver& resolver,
+                             const import::FileInfo& file, const counts::Sample& sample);
 
 // The events of `file_events` that count a whole core per thread (:percore).
 std::set<std::string, std::less<>> core_wide_events(const std::vector<std::string>& file_events,

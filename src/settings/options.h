@@ -13,9 +13,7 @@ namespace topdown::settings {
 enum class Toggle { Auto, On, Off };
 
 // The toggle's value, `automatic` when it was left out.
-inline bool resolve(Toggle toggle, bool automatic) {
-  return toggle == Toggle::Auto ? automatic : toggle == Toggle::On;
-}
+inline bool resolve(Toggle toggle, bool automatic) { return toggle == Toggle::Auto ? automatic : toggle == Toggle::On; }
 
 struct ReportOptions {
   int level = 1;
@@ -24,7 +22,7 @@ struct ReportOptions {
   bool json = false;
   bool no_color = false;
   bool columns = false;  // stat --columns: time and level 1 on one line per record
-  std::string output;  // -o FILE; stderr when empty
+  std::string output;    // -o FILE; stderr when empty
 };
 
 struct StatOptions {
@@ -39,14 +37,14 @@ struct StatOptions {
   Toggle perf_metrics = Toggle::Auto;  // --perf-metrics on|off; Auto: when the kernel offers them (on for another CPU)
   bool all_info = false;
   bool include_kernel = false;
-  std::string model_file;            // --model FILE instead of the detected CPU's model
-  std::optional<int> interval_ms;    // -I MS: one report per interval
-  bool system_wide = false;          // -a: every online CPU
-  std::string cpu_list;              // -C LIST: these CPUs
-  std::vector<int> pids;             // -p PID[,PID]: attach to running processes
-  bool no_multiplex = false;         // run the command once per counter group
-  std::string user;                  // --user NAME: who the command runs as (as root)
-  bool keep_root = false;            // --keep-root: under sudo, the command runs as root too
+  std::string model_file;                         // --model FILE instead of the detected CPU's model
+  std::optional<int> interval_ms;                 // -I MS: one report per interval
+  bool system_wide = false;                       // -a: every online CPU
+  std::string cpu_list;                           // -C LIST: these CPUs
+  std::vector<int> pids;                          // -p PID[,PID]: attach to running processes
+  bool no_multiplex = false;                      // run the command once per counter group
+  std::string user;                               // --user NAME: who the command runs as (as root)
+  bool keep_root = false;                         // --keep-root: under sudo, the command runs as root too
   aggregate::View per = aggregate::View::Global;  // --per-thread, --per-core, --per-socket; Global: one report
   std::vector<std::string> command;
 };
@@ -54,14 +52,14 @@ struct StatOptions {
 struct ImportOptions {
   ReportOptions report;
   std::string file;
-  std::string cpu;           // --cpu NAME
-  std::string metrics_file;  // --metrics-file FILE
+  std::string cpu;                     // --cpu NAME
+  std::string metrics_file;            // --metrics-file FILE
   Toggle smt = Toggle::Auto;           // --smt on|off; Auto: the file's smt_enabled, else off
   Toggle perf_metrics = Toggle::Auto;  // --perf-metrics on|off; Auto: the file's perf_metrics, else whether it has them
   bool all_info = false;
   bool per_interval = false;
   aggregate::View per = aggregate::View::Global;  // --per-thread, --per-core, --per-socket; Global: one report
-  std::string topology;  // --topology FILE: `lscpu -p=CPU,CORE,SOCKET` of the measured machine
+  std::string topology;                           // --topology FILE: `lscpu -p=CPU,CORE,SOCKET` of the measured machine
 };
 
 }  // namespace topdown::settings

@@ -53,8 +53,9 @@ void check_countable(const StatOptions& options, const cpu::CpuInfo& cpu, const 
 
 void check_live_options(const StatOptions& options) {
   if (options.no_multiplex && options.interval_ms) {
-    throw Error("--no-multiplex reruns the command once per counter group, so its intervals would not line up; "
-                "leave out -I or --no-multiplex");
+    throw Error(
+        "--no-multiplex reruns the command once per counter group, so its intervals would not line up; "
+        "leave out -I or --no-multiplex");
   }
 }
 
@@ -77,8 +78,9 @@ void check_unit_view(const StatOptions& options, const collect::Target& target) 
     throw Error(fmt::format("{} needs system-wide counting; add -a (every CPU) or -C LIST", flag));
   }
   if (target.pids.empty()) {
-    throw Error("--per-thread cannot split a command: its threads and children are counted together; "
-                "attach to it with -p PID or count every CPU with -a");
+    throw Error(
+        "--per-thread cannot split a command: its threads and children are counted together; "
+        "attach to it with -p PID or count every CPU with -a");
   }
 }
 

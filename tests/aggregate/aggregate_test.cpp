@@ -16,9 +16,7 @@ counts::Place cpu(int number, double cycles, double instructions) {
 }
 
 // Two sockets; socket 0 has two cores with two threads each.
-Topology two_sockets() {
-  return Topology({{0, {0, 0}}, {1, {1, 0}}, {2, {0, 0}}, {3, {1, 0}}, {4, {0, 1}}});
-}
+Topology two_sockets() { return Topology({{0, {0, 0}}, {1, {1, 0}}, {2, {0, 0}}, {3, {1, 0}}, {4, {0, 1}}}); }
 
 std::vector<std::string> labels(const Aggregation& aggregation) {
   std::vector<std::string> out;
@@ -41,7 +39,7 @@ TEST(KindOfLabel, RecognisesPerfsLabels) {
 }
 
 const std::vector<counts::Place> kFiveCpus{cpu(0, 100, 10), cpu(1, 200, 20), cpu(2, 300, 30), cpu(3, 400, 40),
-                                   cpu(4, 500, 50)};
+                                           cpu(4, 500, 50)};
 
 TEST(Aggregate, GlobalAddsEveryPlace) {
   const Aggregation all = aggregate(kFiveCpus, Request{});
@@ -65,8 +63,8 @@ TEST(Aggregate, PerCoreAddsTheCoresThreads) {
   request.topology = &topology;
   const Aggregation cores = aggregate(kFiveCpus, request);
   EXPECT_EQ(labels(cores), (std::vector<std::string>{"S0-C0", "S0-C1", "S1-C0"}));
-  EXPECT_DOUBLE_EQ(value(cores.units[0], "cycles"), 400);   // CPU0 + CPU2
-  EXPECT_DOUBLE_EQ(value(cores.units[1], "cycles"), 600);   // CPU1 + CPU3
+  EXPECT_DOUBLE_EQ(value(cores.units[0], "cycles"), 400);  // CPU0 + CPU2
+  EXPECT_DOUBLE_EQ(value(cores.units[1], "cycles"), 600);  // CPU1 + CPU3
   EXPECT_DOUBLE_EQ(value(cores.units[2], "instructions"), 50);
   EXPECT_TRUE(cores.warnings.empty());
 }

@@ -34,8 +34,8 @@ TEST(Cli, PrintGroupsShowsAPlanThatFitsTheCounters) {
 }
 
 TEST(Cli, ExtraEventsInEverySyntaxArePlanned) {
-  auto r = run_command(kTopdown +
-                       " stat --cpu zen5 --counters 5 --print-groups -e r0c0,cpu/event=0x76/,ex_ret_brn_misp");
+  auto r =
+      run_command(kTopdown + " stat --cpu zen5 --counters 5 --print-groups -e r0c0,cpu/event=0x76/,ex_ret_brn_misp");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("r0c0"), std::string::npos);
   EXPECT_NE(r.err.find("cpu/event=0x76/"), std::string::npos);

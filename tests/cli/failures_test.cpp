@@ -102,8 +102,8 @@ TEST(FailuresCli, OutputDirectoryThatDoesNotExist) {
   const std::string out = (tree.root() / "no-such-dir" / "report.txt").string();
   auto r = run_command(kTopdown + " stat --cpu zen5 --print-groups -o " + out);
   EXPECT_EQ(r.exit_code, 125);
-  expect_one_line(r, "cannot write output file " + out +
-                         ": No such file or directory; choose a writable directory with -o");
+  expect_one_line(
+      r, "cannot write output file " + out + ": No such file or directory; choose a writable directory with -o");
   EXPECT_EQ(entries_in(tree.root()), 0);
 }
 
@@ -124,8 +124,7 @@ TEST(FailuresCli, OutputDirectoryThatIsNotWritable) {
                                         std::filesystem::perms::group_read | std::filesystem::perms::group_exec |
                                         std::filesystem::perms::others_read | std::filesystem::perms::others_exec);
   // Root writes anywhere: run topdown as nobody then.
-  const std::string as_user =
-      ::geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : std::string();
+  const std::string as_user = ::geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : std::string();
   const std::string out = (dir / "report.txt").string();
   auto r = run_command(as_user + kTopdown + " stat --cpu zen5 --print-groups -o " + out);
   std::filesystem::permissions(dir, std::filesystem::perms::owner_all);
@@ -155,8 +154,9 @@ TEST(FailuresCli, CommandNotFoundIs127AndNothingIsWritten) {
   const auto out = tree.root() / "report.txt";
   auto r = run_command(kStatSoftware + " -o " + out.string() + " -- topdown-no-such-command --flag");
   EXPECT_EQ(r.exit_code, 127);
-  expect_one_line(r, "cannot run 'topdown-no-such-command': No such file or directory; check the command name and "
-                     "PATH");
+  expect_one_line(r,
+                  "cannot run 'topdown-no-such-command': No such file or directory; check the command name and "
+                  "PATH");
   EXPECT_EQ(entries_in(tree.root()), 0);
 }
 
@@ -176,8 +176,7 @@ TEST(FailuresCli, WorkloadKilledBySignalStillGetsItsSummary) {
   SKIP_WITHOUT_PERF_EVENTS();
   auto text = run_command(kStatSoftware + " -- sh -c 'kill -SEGV $$'");
   EXPECT_EQ(text.exit_code, 128 + SIGSEGV);
-  EXPECT_NE(text.err.find("topdown: Software events (test model) (software), sh -c kill -SEGV $$, "),
-            std::string::npos)
+  EXPECT_NE(text.err.find("topdown: Software events (test model) (software), sh -c kill -SEGV $$, "), std::string::npos)
       << text.err;
   EXPECT_NE(text.err.find(" s, killed by SIGSEGV\n"), std::string::npos) << text.err;
   EXPECT_NE(text.err.find("  On_CPU "), std::string::npos) << text.err;
@@ -243,8 +242,8 @@ TEST(FailuresCli, UnwritableOutputStopsBeforeTheWorkloadRuns) {
   const std::string out = (tree.root() / "missing" / "report.txt").string();
   auto r = run_command(kStatSoftware + " -o " + out + " -- touch " + ran.string());
   EXPECT_EQ(r.exit_code, 125);
-  expect_one_line(r, "cannot write output file " + out +
-                         ": No such file or directory; choose a writable directory with -o");
+  expect_one_line(
+      r, "cannot write output file " + out + ": No such file or directory; choose a writable directory with -o");
   EXPECT_FALSE(std::filesystem::exists(ran));
 }
 
@@ -267,8 +266,7 @@ TEST(FailuresCli, ImportOfOverflowingCountsIsNaNamedNeverInf) {
   auto r = run_command(kTopdown + " import --cpu zen5 -v " + file);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("not counted: ls_not_halted_cyc"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("warning: event ls_not_halted_cyc has a count that is not a finite number"),
-            std::string::npos)
+  EXPECT_NE(r.err.find("warning: event ls_not_halted_cyc has a count that is not a finite number"), std::string::npos)
       << r.err;
   const std::regex not_a_number(R"((^|[^A-Za-z])(nan|inf)([^A-Za-z]|$))", std::regex::icase);
   EXPECT_FALSE(std::regex_search(r.err, not_a_number)) << r.err;
@@ -287,8 +285,7 @@ TEST(FailuresCli, ImportOfEmptyAndBinaryFiles) {
   auto binary = run_command(kTopdown + " import --cpu zen5 " + kTopdown);
   EXPECT_EQ(binary.exit_code, 125);
   const std::string neither = ":1: neither perf stat -x output nor an 'EVENT VALUE' line: '\\x7fELF\\x02";
-  EXPECT_EQ(binary.err.rfind("topdown: " + kTopdown + neither, 0), 0u)
-      << binary.err;
+  EXPECT_EQ(binary.err.rfind("topdown: " + kTopdown + neither, 0), 0u) << binary.err;
   EXPECT_EQ(std::count(binary.err.begin(), binary.err.end(), '\n'), 1);
   // Valid UTF-8 of the file may pass (printable.h); no control byte does.
   EXPECT_TRUE(std::none_of(binary.err.begin(), binary.err.end(), [](char c) {

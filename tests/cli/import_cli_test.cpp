@@ -76,8 +76,7 @@ TEST(ImportCli, AnEventCountedInTwoGroupsIsNotCountedTwice) {
   // 3.2e6 ops counted over the whole 1 ms, of 8e6 slots.
   EXPECT_DOUBLE_EQ((*node(report, "Retiring"))["value"].get<double>(), 0.4);
   ASSERT_EQ(report["warnings"].size(), 1u) << report["warnings"].dump();
-  EXPECT_NE(report["warnings"][0].get<std::string>().find("EX_RET_OPS (counted by several groups)"),
-            std::string::npos)
+  EXPECT_NE(report["warnings"][0].get<std::string>().find("EX_RET_OPS (counted by several groups)"), std::string::npos)
       << report["warnings"][0];
 }
 
@@ -135,8 +134,8 @@ TEST(ImportCli, InfoMetricsThatLackAFactOfTheRunSayWhich) {
 // quotes a bad line, and in the Events table that lists the file's names.
 TEST(ImportCli, ControlBytesOfTheFileAreEscapedOnTheTerminal) {
   TempTree tree;
-  const auto bad = tree.write("bad.csv", "1000000,,ls_not_halted_cyc,1000000,100.00,,\n\x1b[2J\x1b[31mgarbage\x01,\n")
-                       .string();
+  const auto bad =
+      tree.write("bad.csv", "1000000,,ls_not_halted_cyc,1000000,100.00,,\n\x1b[2J\x1b[31mgarbage\x01,\n").string();
   auto error = run_command(kTopdown + " import --cpu zen5 " + bad);
   EXPECT_EQ(error.exit_code, 125);
   EXPECT_EQ(error.err, "topdown: " + bad +
@@ -150,8 +149,7 @@ TEST(ImportCli, ControlBytesOfTheFileAreEscapedOnTheTerminal) {
   auto report = run_command(kTopdown + " import --cpu zen5 --smt off " + named);
   ASSERT_EQ(report.exit_code, 0) << report.err;
   EXPECT_EQ(report.err.find('\x1b'), std::string::npos) << report.err;
-  EXPECT_NE(report.err.find("  \\x1b[31mEVIL\\x07" + std::string(19, ' ') + "7\n"), std::string::npos)
-      << report.err;
+  EXPECT_NE(report.err.find("  \\x1b[31mEVIL\\x07" + std::string(19, ' ') + "7\n"), std::string::npos) << report.err;
 }
 
 TEST(ImportCli, CountsFileWithMissingEventsShowsThemAsNa) {
@@ -238,8 +236,7 @@ TEST(ImportCli, BadFilesFailWithOneLineAndNoOutputFile) {
   const auto truncated = tree.write("cut.csv", std::string(kIntervals).substr(0, 150)).string();
   auto cut = run_command(kTopdown + " import --cpu zen5 --per-interval --csv -o " + out.string() + " " + truncated);
   EXPECT_EQ(cut.exit_code, 125);
-  EXPECT_NE(cut.err.find(truncated + ":3: the last line has no end of line: the file is truncated"),
-            std::string::npos)
+  EXPECT_NE(cut.err.find(truncated + ":3: the last line has no end of line: the file is truncated"), std::string::npos)
       << cut.err;
   EXPECT_EQ(std::count(cut.err.begin(), cut.err.end(), '\n'), 1);
   EXPECT_FALSE(std::filesystem::exists(out));

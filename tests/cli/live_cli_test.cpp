@@ -3,9 +3,9 @@
 // without a PMU; the hardware model's tests skip on machines without one.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "aggregate/aggregate.h"
@@ -15,8 +15,7 @@ namespace topdown::testing {
 namespace {
 
 const std::string kTopdown = TOPDOWN_BIN;
-const std::string kStat =
-    kTopdown + " stat --model " + std::string(TOPDOWN_SOURCE_DIR) + "/tests/data/software.model";
+const std::string kStat = kTopdown + " stat --model " + std::string(TOPDOWN_SOURCE_DIR) + "/tests/data/software.model";
 // Busy in user space for two seconds, then timeout exits with 124.
 const std::string kBusyTwoSeconds = "timeout 2 sh -c 'while :; do :; done'";
 
@@ -41,9 +40,7 @@ const nlohmann::json* event_of(const nlohmann::json& record, const std::string& 
 }
 
 // Root, or kernel.perf_event_paranoid <= 0: needed to count whole CPUs.
-bool system_wide_permitted() {
-  return run_command(kStat + " -a -- true").exit_code == 0;
-}
+bool system_wide_permitted() { return run_command(kStat + " -a -- true").exit_code == 0; }
 
 TEST(LiveCli, IntervalJsonLinesAddUpToTheSummary) {
   auto r = run_command(kStat + " -I 200 --json -- " + kBusyTwoSeconds);
@@ -89,7 +86,8 @@ TEST(LiveCli, IntervalCsvHasATimeColumn) {
   EXPECT_EQ(lines[0].rfind("time,kind,name,level,", 0), 0u);
   EXPECT_EQ(lines[1].rfind("0.2", 0), 0u) << lines[1];
   EXPECT_EQ(lines.back().rfind(",info,Context_Switches_Per_Second,", 0), 0u) << "the summary's time is empty";
-  EXPECT_EQ(std::count_if(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("time,", 0) == 0; }), 1);
+  EXPECT_EQ(std::count_if(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("time,", 0) == 0; }),
+            1);
 }
 
 TEST(LiveCli, IntervalTextHasTimeHeadingsAndTheWholeRun) {
@@ -114,8 +112,8 @@ TEST(LiveCli, SigintStopsSystemWideCountingAndPrintsTheSummary) {
 }
 
 TEST(LiveCli, SigtermIsForwardedToTheWorkloadAndReported) {
-  auto r = run_command("sh -c '" + kStat +
-                       " -I 100 --json -- sleep 20 & pid=$!; sleep 0.5; kill -TERM $pid; wait $pid'");
+  auto r =
+      run_command("sh -c '" + kStat + " -I 100 --json -- sleep 20 & pid=$!; sleep 0.5; kill -TERM $pid; wait $pid'");
   EXPECT_EQ(r.exit_code, 128 + 15) << r.err;
   const std::vector<nlohmann::json> records = json_lines(r.err);
   ASSERT_GE(records.size(), 3u);
@@ -313,8 +311,8 @@ TEST(LiveCliPerUnit, JsonIntervalsOfEachUnitAddUpToItsWholeRun) {
 
 TEST(LiveCliPerUnit, PerThreadOfAnAttachedProcessNamesItsThreads) {
   // Attach once the child has become sleep: before its exec it is still a copy of sh.
-  auto r = run_command("sh -c 'sleep 0.4 & pid=$!; until [ \"$(cat /proc/$pid/comm)\" = sleep ]; do :; done; " +
-                       kStat + " --per-thread --json -p $pid; echo $pid >&2'");
+  auto r = run_command("sh -c 'sleep 0.4 & pid=$!; until [ \"$(cat /proc/$pid/comm)\" = sleep ]; do :; done; " + kStat +
+                       " --per-thread --json -p $pid; echo $pid >&2'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::vector<std::string> lines = lines_of(r.err);
   ASSERT_EQ(lines.size(), 2u) << r.err;  // sleep has one thread
@@ -324,8 +322,8 @@ TEST(LiveCliPerUnit, PerThreadOfAnAttachedProcessNamesItsThreads) {
 }
 
 TEST(LiveCliPerUnit, ViewsThatCannotBeSplitAreOneLineErrors) {
-  for (const char* options : {"--per-core -- true", "--per-socket -- true", "--per-thread -- true",
-                                     "-a --per-core --columns -- true"}) {
+  for (const char* options :
+       {"--per-core -- true", "--per-socket -- true", "--per-thread -- true", "-a --per-core --columns -- true"}) {
     auto r = run_command(kStat + " " + options);
     EXPECT_EQ(r.exit_code, 125) << options;
     EXPECT_EQ(lines_of(r.err).size(), 1u) << r.err;
@@ -344,7 +342,8 @@ TEST(LiveCli, HardwareIntervalsAddUpToTheSummary) {
   const nlohmann::json& summary = records.back();
   for (const auto& event : summary["events"]) {
     double added = 0;
-    for (size_t i = 0; i + 1 < records.size(); ++i) added += (*event_of(records[i], event["name"]))["value"].get<double>();
+    for (size_t i = 0; i + 1 < records.size(); ++i)
+      added += (*event_of(records[i], event["name"]))["value"].get<double>();
     EXPECT_DOUBLE_EQ(added, event["value"].get<double>()) << event["name"];
   }
 }

@@ -63,7 +63,8 @@ using Values = std::map<std::string, nlohmann::json>;
 
 Values import_values(const std::string& options, const std::filesystem::path& counts, const TempTree& tree) {
   const std::string out = (tree.root() / "report.json").string();
-  const auto result = run_command(kTopdown + " import -l 6 --info --json -o " + out + " " + options + " " + counts.string());
+  const auto result =
+      run_command(kTopdown + " import -l 6 --info --json -o " + out + " " + options + " " + counts.string());
   EXPECT_EQ(result.exit_code, 0) << result.err;
   const auto report = nlohmann::json::parse(slurp(out));
   Values values;
@@ -118,9 +119,9 @@ Comparison compare(const std::string& cpu, const std::filesystem::path& json, bo
     if (theirs == perf_values.end()) continue;
     ++result.compared;
     const nlohmann::json& mine = our_values.at(node.name);
-    const std::string line = "  " + node.name + " = " + mine["value"].dump() + " over " + mine["over_threshold"].dump() +
-                             ", " + theirs->first + " = " + theirs->second["value"].dump() + " over " +
-                             theirs->second["over_threshold"].dump() + "\n";
+    const std::string line = "  " + node.name + " = " + mine["value"].dump() + " over " +
+                             mine["over_threshold"].dump() + ", " + theirs->first + " = " +
+                             theirs->second["value"].dump() + " over " + theirs->second["over_threshold"].dump() + "\n";
     if (!same_value(mine["value"], theirs->second["value"])) {
       result.differing.insert(node.name);
       result.details += line;
@@ -172,7 +173,8 @@ TEST(MetricsFileComparison, Haswell) {
         // Our Haswell model is TMA 4.5 on purpose: an assist costs 100 cycles
         // there, 66 in perf's later TMA.
         EXPECT_EQ(result.differing, (std::set<std::string>{"Assists"}))
-            << "draw " << draw << " SMT " << smt << " EBS " << ebs << ":\n" << result.details;
+            << "draw " << draw << " SMT " << smt << " EBS " << ebs << ":\n"
+            << result.details;
         verdicts_differ.merge(std::set<std::string>(result.verdicts_differ));
       }
     }
@@ -241,7 +243,8 @@ TEST(MetricsFileCli, ListAndDescribeShowPerfsNames) {
 TEST(MetricsFileCli, StatPlansTheFilesEvents) {
   TempTree tree;
   const auto json = tree.write("small-metrics.json", kSmallMetrics).string();
-  const auto r = run_command(kTopdown + " stat --cpu hsw --smt off -l 2 --print-groups --metrics-file " + json + " -- true");
+  const auto r =
+      run_command(kTopdown + " stat --cpu hsw --smt off -l 2 --print-groups --metrics-file " + json + " -- true");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* event : {"IDQ_UOPS_NOT_DELIVERED.CORE:c4", "UOPS_RETIRED.RETIRE_SLOTS", "CPU_CLK_UNHALTED.THREAD"}) {
     EXPECT_NE(r.err.find(event), std::string::npos) << r.err;
@@ -253,8 +256,8 @@ TEST(MetricsFileCli, StatPlansTheFilesEvents) {
 TEST(MetricsFileCli, InfoMetricsWithEventsUnknownHereAreLeftOutByName) {
   const auto json = perf_json_dir() / "haswell" / "hsw-metrics.json";
   if (!std::filesystem::exists(json)) GTEST_SKIP() << json << " is absent; this check needs it";
-  const auto r = run_command(kTopdown + " stat --cpu hsw --smt on --print-groups --metrics-file " + json.string() +
-                             " -- true");
+  const auto r =
+      run_command(kTopdown + " stat --cpu hsw --smt on --print-groups --metrics-file " + json.string() + " -- true");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto line = r.err.find("Info metrics left out (events this CPU cannot encode):");
   ASSERT_NE(line, std::string::npos) << r.err;

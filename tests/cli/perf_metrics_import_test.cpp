@@ -108,10 +108,9 @@ TEST_F(PerfMetricsImport, IceLakeLevelOneTakesTheClearCorrectionsOfTma51) {
   perf.replace(perf.find("0,,int_misc.clears_count"), 1, "1600000");
   const auto report = import("--cpu icl -l 1", perf);
   ASSERT_TRUE(report.is_object());
-  expect_parts(report, {{"Frontend_Bound", 80 - 4},
-                        {"Backend_Bound", 100 + 1},
-                        {"Retiring", 60},
-                        {"Bad_Speculation", 15 + 4 - 1}});
+  expect_parts(
+      report,
+      {{"Frontend_Bound", 80 - 4}, {"Backend_Bound", 100 + 1}, {"Retiring", 60}, {"Bad_Speculation", 15 + 4 - 1}});
 }
 
 TEST_F(PerfMetricsImport, SapphireRapidsLevelTwoFromTheFieldsAndTheirDifferences) {

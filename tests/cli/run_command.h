@@ -43,8 +43,8 @@ inline CommandResult run_command(const std::string& command) {
 
 inline bool has_pmu() { return collect::pmu_available(); }
 
-#define SKIP_WITHOUT_PMU()                                                                                     \
-  if (!::topdown::testing::has_pmu())                                                                          \
+#define SKIP_WITHOUT_PMU()                                                                                      \
+  if (!::topdown::testing::has_pmu())                                                                           \
   GTEST_SKIP() << "no hardware PMU on this machine (/sys/bus/event_source/devices/cpu is absent: a VM without " \
                   "a virtual PMU); this test needs real counters"
 

@@ -81,8 +81,8 @@ TEST(CollectIntervals, ATwoSecondRunHasTenIntervalsThatAddUpToTheWhole) {
   IntervalOptions options;
   options.period = std::chrono::milliseconds(200);
   options.on_interval = [&](const Interval& interval) { intervals.push_back(interval); };
-  const WorkloadResult result = collect(Target{busy_for("2"), {}, {}}, {CounterGroup{{kTaskClock, kPageFaults}}},
-                                        Options{}, options);
+  const WorkloadResult result =
+      collect(Target{busy_for("2"), {}, {}}, {CounterGroup{{kTaskClock, kPageFaults}}}, Options{}, options);
   EXPECT_EQ(result.exit_code, 124);  // timeout's status when it stopped the loop
   EXPECT_GE(intervals.size(), 9u);
   EXPECT_LE(intervals.size(), 12u);
@@ -184,9 +184,7 @@ TEST(CollectAttach, NoSuchProcessIsAnError) {
   }
 }
 
-TEST(CollectAttach, NothingToCountIsAnError) {
-  EXPECT_THROW(collect(Target{}, {}, Options{}), Error);
-}
+TEST(CollectAttach, NothingToCountIsAnError) { EXPECT_THROW(collect(Target{}, {}, Options{}), Error); }
 
 TEST(CollectSystemWide, CountsEveryOnlineCpu) {
   if (!system_wide_permitted()) GTEST_SKIP() << kSystemWideNotPermitted;
@@ -252,7 +250,8 @@ TEST(CollectSignals, SigintEndsSystemWideCountingWithTheSummary) {
   options.period = std::chrono::milliseconds(100);
   options.on_interval = [&](const Interval&) { ++intervals; };
   std::thread interrupter = signal_after(SIGINT, std::chrono::milliseconds(450));
-  const WorkloadResult result = collect(Target{{}, {}, select_cpus("")}, {CounterGroup{{kCpuClock}}}, Options{}, options);
+  const WorkloadResult result =
+      collect(Target{{}, {}, select_cpus("")}, {CounterGroup{{kCpuClock}}}, Options{}, options);
   interrupter.join();
   EXPECT_EQ(result.stopped_by, SIGINT);
   EXPECT_EQ(result.exit_code, 128 + SIGINT);
@@ -344,8 +343,7 @@ TEST(RunOncePerGroup, NeedsACommand) {
     run_once_per_group(Target{{}, {}, {0}}, {CounterGroup{{kTaskClock}}}, Options{});
     FAIL() << "expected an error";
   } catch (const Error& error) {
-    EXPECT_STREQ(error.what(),
-                 "--no-multiplex runs the command once per counter group; give the command after '--'");
+    EXPECT_STREQ(error.what(), "--no-multiplex runs the command once per counter group; give the command after '--'");
   }
 }
 

@@ -26,7 +26,9 @@ class SelectCpus : public ::testing::Test {
   testing::TempDir dir_;
 };
 
-TEST_F(SelectCpus, EmptyListMeansEveryOnlineCpu) { EXPECT_EQ(select_cpus("", dir_.path()), (std::vector<int>{0, 1, 4})); }
+TEST_F(SelectCpus, EmptyListMeansEveryOnlineCpu) {
+  EXPECT_EQ(select_cpus("", dir_.path()), (std::vector<int>{0, 1, 4}));
+}
 
 TEST_F(SelectCpus, ListsAndRangesAreSortedWithoutRepeats) {
   EXPECT_EQ(select_cpus("4,0-1,1", dir_.path()), (std::vector<int>{0, 1, 4}));
@@ -37,7 +39,9 @@ TEST_F(SelectCpus, OfflineCpuIsAnError) {
   EXPECT_EQ(error_of("2-3"), "-C 2-3: CPU 2 is not online (online: 0-1,4); choose from those");
 }
 
-TEST_F(SelectCpus, MalformedListIsAnError) { EXPECT_NE(error_of("one").find("-C one"), std::string::npos) << error_of("one"); }
+TEST_F(SelectCpus, MalformedListIsAnError) {
+  EXPECT_NE(error_of("one").find("-C one"), std::string::npos) << error_of("one");
+}
 
 TEST(SelectCpusOnThisMachine, FindsTheOnlineCpus) { EXPECT_FALSE(select_cpus("").empty()); }
 

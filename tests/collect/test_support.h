@@ -64,6 +64,5 @@ constexpr const char* kNotPermitted =
 
 // Skips a test that counts perf's software events where perf_event_open is
 // not permitted at all.
-#define SKIP_WITHOUT_PERF_EVENTS()                                     \
-  if (!::topdown::collect::testing::perf_events_permitted()) \
-  GTEST_SKIP() << ::topdown::collect::testing::kNotPermitted
+#define SKIP_WITHOUT_PERF_EVENTS() \
+  if (!::topdown::collect::testing::perf_events_permitted()) GTEST_SKIP() << ::topdown::collect::testing::kNotPermitted

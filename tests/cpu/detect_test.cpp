@@ -101,9 +101,7 @@ TEST(Detect, CorePmuInTheTreeRunsTheProbe) {
   }
 }
 
-TEST(ProbeWorkingCounters, NoCandidatesMeansNoAnswer) {
-  EXPECT_EQ(probe_working_counters(0), std::nullopt);
-}
+TEST(ProbeWorkingCounters, NoCandidatesMeansNoAnswer) { EXPECT_EQ(probe_working_counters(0), std::nullopt); }
 
 TEST(ProbeWorkingCounters, CountsOnlyWhereAPmuExists) {
   const int reported = general_counters(read_cpuid().vendor, read_counter_leaves());

@@ -65,7 +65,7 @@ TEST(Evaluate, ThresholdsMayAskForAnotherNodesVerdict) {
   counts::Sample s = busy_sample();
   Evaluation e = evaluate(model, {"Idle"}, s, {});
   EXPECT_TRUE(e.find("Idle")->over_threshold);  // 0.25 < 0.9, but Busy_Memory 0.5625 is over
-  s.events["mem_stalls"] = exact(80);            // Busy_Memory 0.075 < 0.1
+  s.events["mem_stalls"] = exact(80);           // Busy_Memory 0.075 < 0.1
   e = evaluate(model, {"Idle"}, s, {});
   EXPECT_FALSE(e.find("Idle")->over_threshold);
 }
@@ -87,8 +87,8 @@ TEST(Evaluate, VerdictEventsAreNeededByTheAskingNode) {
   auto model = testing::tiny_model();
   model.nodes[3].threshold = expr::Expression::parse("this > 0.9 or over(Busy_Memory)");
   model::Dependencies deps(model, {});
-  EXPECT_EQ(deps.events_of("Idle"), (std::set<std::string>{"idle_slots", "cycles", "busy_slots", "mem_stalls",
-                                                            "all_stalls"}));
+  EXPECT_EQ(deps.events_of("Idle"),
+            (std::set<std::string>{"idle_slots", "cycles", "busy_slots", "mem_stalls", "all_stalls"}));
   EXPECT_EQ(deps.events_of("Busy"), (std::set<std::string>{"busy_slots", "cycles"}));
 }
 

@@ -51,31 +51,23 @@ void expect_parse_error(const std::string& text, const std::string& message) {
 }
 
 TEST(EventTable, ErrorsPointAtFileLineAndColumn) {
-  expect_parse_error("ok = r1\nno_equals cpu/event=1/\n",
-                     "t.events:2:1: expected 'name = pmu/terms/ [attributes]'");
+  expect_parse_error("ok = r1\nno_equals cpu/event=1/\n", "t.events:2:1: expected 'name = pmu/terms/ [attributes]'");
   expect_parse_error("two words = r1\n", "t.events:1:1: expected 'name = pmu/terms/ [attributes]'");
-  expect_parse_error("bad:name = r1\n",
-                     "t.events:1:1: event names use letters, digits, '_', '.', '-' and '/' only");
+  expect_parse_error("bad:name = r1\n", "t.events:1:1: event names use letters, digits, '_', '.', '-' and '/' only");
   expect_parse_error("a =   \n", "t.events:1:4: missing definition after '='");
-  expect_parse_error("a = cycles\n",
-                     "t.events:1:5: definition 'cycles' is not like cpu/event=0x76/ or r76");
+  expect_parse_error("a = cycles\n", "t.events:1:5: definition 'cycles' is not like cpu/event=0x76/ or r76");
   expect_parse_error("a = r1 colour=red\n",
                      "t.events:1:8: unknown attribute 'colour=red'; use counters=0-3, fixed=N, "
                      "uncore or topdown_metric");
-  expect_parse_error("a = r1 counters=3-1\n",
-                     "t.events:1:8: counters: '3-1' is not a list of indexes like 0-3,6");
-  expect_parse_error("a = r1\n\nA = r2\n",
-                     "t.events:3:1: event 'A' is defined twice (first on line 1)");
+  expect_parse_error("a = r1 counters=3-1\n", "t.events:1:8: counters: '3-1' is not a list of indexes like 0-3,6");
+  expect_parse_error("a = r1\n\nA = r2\n", "t.events:3:1: event 'A' is defined twice (first on line 1)");
 }
 
-TEST(EventTable, MissingFileIsAnError) {
-  EXPECT_THROW(EventTable::load("/nonexistent/x.events"), Error);
-}
+TEST(EventTable, MissingFileIsAnError) { EXPECT_THROW(EventTable::load("/nonexistent/x.events"), Error); }
 
 TEST(EventTable, BadTermInATableIsReportedAtItsDefinition) {
   TempTree tree;
-  const auto file =
-      tree.write("bad.events", "good = cpu/event=0x76/\nbad =  cpu/event=0x76,cmsk=1/\n");
+  const auto file = tree.write("bad.events", "good = cpu/event=0x76/\nbad =  cpu/event=0x76,cmsk=1/\n");
   ResolverConfig config = offline_config(testing::zen5(), tree);
   config.tables = {file};
   try {
@@ -84,8 +76,7 @@ TEST(EventTable, BadTermInATableIsReportedAtItsDefinition) {
   } catch (const ParseError& error) {
     EXPECT_EQ(error.where().line, 2);
     EXPECT_EQ(error.where().column, 8);
-    EXPECT_NE(std::string(error.what()).find("unknown term 'cmsk' for PMU 'cpu'"),
-              std::string::npos);
+    EXPECT_NE(std::string(error.what()).find("unknown term 'cmsk' for PMU 'cpu'"), std::string::npos);
   }
 }
 
@@ -124,8 +115,7 @@ void expect_pipeline_events(const char* table_file, bool zen5) {
     EXPECT_EQ(encoding.type, 4u);
     EXPECT_EQ(encoding.counter_mask, ~0ull);
     EXPECT_EQ(encoding.fixed_counter, std::nullopt);
-    EXPECT_EQ(encoding.source, std::string("table:") +
-                                   std::filesystem::path(table_file).stem().string());
+    EXPECT_EQ(encoding.source, std::string("table:") + std::filesystem::path(table_file).stem().string());
   }
   EXPECT_EQ(resolver.knows("bp_redirects.resync"), zen5);
   if (zen5) {
@@ -134,8 +124,7 @@ void expect_pipeline_events(const char* table_file, bool zen5) {
   EXPECT_EQ(resolver.resolve("cycles").config, 0x76u);
   EXPECT_EQ(resolver.resolve("instructions").config, 0xC0u);
   // Frontend latency counts cycles with all dispatch slots empty.
-  EXPECT_EQ(resolver.resolve("de_no_dispatch_per_slot.no_ops_from_frontend:c8").config,
-            0x1080000A0ull | 0x100);
+  EXPECT_EQ(resolver.resolve("de_no_dispatch_per_slot.no_ops_from_frontend:c8").config, 0x1080000A0ull | 0x100);
 }
 
 TEST(ShippedTables, Zen5HasThePipelineEvents) { expect_pipeline_events("amd_zen5.events", true); }

@@ -6,8 +6,8 @@
 
 #include <fstream>
 #include <map>
-#include <ostream>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <set>
 #include <string>
 #include <vector>
@@ -65,22 +65,32 @@ struct Expected {
 };
 
 Expected expected_for(const nlohmann::json& perfmon, const std::string& modifiers) {
-  Expected want{number(perfmon, "EventCode"), number(perfmon, "UMask"),   number(perfmon, "CounterMask"),
+  Expected want{number(perfmon, "EventCode"), number(perfmon, "UMask"),      number(perfmon, "CounterMask"),
                 number(perfmon, "Invert"),    number(perfmon, "EdgeDetect"), number(perfmon, "AnyThread"),
                 number(perfmon, "MSRValue")};
   for (size_t at = 0; at < modifiers.size();) {
     const size_t end = std::min(modifiers.find(':', at + 1), modifiers.size());
     const std::string mod = modifiers.substr(at + 1, end - at - 1);
-    if (mod.starts_with("ocr_msr_val")) want.offcore = std::stoull(mod.substr(mod.find("0x")), nullptr, 16);
-    else if (mod == "percore") want.percore = true;
-    else if (mod == "SUP") want.exclude_user = true;
-    else if (mod == "p" || mod == "pp" || mod == "ppp") want.precise = static_cast<int>(mod.size());
-    else if (mod == "USER") want.exclude_kernel = true;
-    else if (mod[0] == 'c') want.cmask = std::stoull(mod.substr(1), nullptr, 0);
-    else if (mod[0] == 'i') want.inv = std::stoull(mod.substr(1), nullptr, 0);
-    else if (mod[0] == 'e') want.edge = std::stoull(mod.substr(1), nullptr, 0);
-    else if (mod[0] == 'u') want.umask = std::stoull(mod.substr(1), nullptr, 16);
-    else ADD_FAILURE() << "unexpected modifier :" << mod;
+    if (mod.starts_with("ocr_msr_val"))
+      want.offcore = std::stoull(mod.substr(mod.find("0x")), nullptr, 16);
+    else if (mod == "percore")
+      want.percore = true;
+    else if (mod == "SUP")
+      want.exclude_user = true;
+    else if (mod == "p" || mod == "pp" || mod == "ppp")
+      want.precise = static_cast<int>(mod.size());
+    else if (mod == "USER")
+      want.exclude_kernel = true;
+    else if (mod[0] == 'c')
+      want.cmask = std::stoull(mod.substr(1), nullptr, 0);
+    else if (mod[0] == 'i')
+      want.inv = std::stoull(mod.substr(1), nullptr, 0);
+    else if (mod[0] == 'e')
+      want.edge = std::stoull(mod.substr(1), nullptr, 0);
+    else if (mod[0] == 'u')
+      want.umask = std::stoull(mod.substr(1), nullptr, 16);
+    else
+      ADD_FAILURE() << "unexpected modifier :" << mod;
     at = end;
   }
   return want;
@@ -192,13 +202,14 @@ TEST_P(PerfmonModelEvents, EveryEventMatchesIntelsList) {
   EXPECT_EQ(checked + unlisted, static_cast<int>(names.size()));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Intel, PerfmonModelEvents,
-    ::testing::Values(IntelModel{"hsw", "HSW", {"haswell_core.json", "haswell_uncore.json"}},
-                      IntelModel{"skl", "SKL", {"skylake_core.json", "skylake_uncore.json"}},
-                      IntelModel{"icl", "ICL", {"icelake_core.json"}, false},
-                      IntelModel{"spr", "SPR", {"sapphirerapids_core.json"}, false}),
-    [](const ::testing::TestParamInfo<IntelModel>& test) { return std::string(test.param.model); });
+INSTANTIATE_TEST_SUITE_P(Intel, PerfmonModelEvents,
+                         ::testing::Values(IntelModel{"hsw", "HSW", {"haswell_core.json", "haswell_uncore.json"}},
+                                           IntelModel{"skl", "SKL", {"skylake_core.json", "skylake_uncore.json"}},
+                                           IntelModel{"icl", "ICL", {"icelake_core.json"}, false},
+                                           IntelModel{"spr", "SPR", {"sapphirerapids_core.json"}, false}),
+                         [](const ::testing::TestParamInfo<IntelModel>& test) {
+                           return std::string(test.param.model);
+                         });
 
 }  // namespace
 }  // namespace topdown::events

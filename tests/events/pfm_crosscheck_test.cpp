@@ -58,8 +58,7 @@ TEST(PfmCrossCheck, Zen4TableAgreesWithLibpfm) {
   // Our :c6 packs the same bits as libpfm4's own c=6.
   const auto native = pfm_encode(kZen4Pmu, "DISPATCH_STALLS_1:FE_NO_OPS:c=6");
   ASSERT_TRUE(native.has_value());
-  EXPECT_EQ(table.resolve("de_no_dispatch_per_slot.no_ops_from_frontend:c6").config,
-            native->config);
+  EXPECT_EQ(table.resolve("de_no_dispatch_per_slot.no_ops_from_frontend:c6").config, native->config);
 }
 
 // Intel's perfmon list, read at test time (not part of the repository).
@@ -72,8 +71,7 @@ struct IntelFields {
 
 IntelFields fields_of(const Encoding& encoding) {
   const uint64_t c = encoding.config;
-  return {c & 0xFF, (c >> 8) & 0xFF, (c >> 24) & 0xFF, (c >> 23) & 1, (c >> 21) & 1,
-          (c >> 18) & 1, encoding.config1};
+  return {c & 0xFF, (c >> 8) & 0xFF, (c >> 24) & 0xFF, (c >> 23) & 1, (c >> 21) & 1, (c >> 18) & 1, encoding.config1};
 }
 
 uint64_t number(const nlohmann::json& event, const char* key) {
@@ -83,14 +81,14 @@ uint64_t number(const nlohmann::json& event, const char* key) {
 }
 
 IntelFields fields_of(const nlohmann::json& event) {
-  return {number(event, "EventCode"),   number(event, "UMask"),     number(event, "CounterMask"),
-          number(event, "Invert"),      number(event, "AnyThread"), number(event, "EdgeDetect"),
+  return {number(event, "EventCode"), number(event, "UMask"),     number(event, "CounterMask"),
+          number(event, "Invert"),    number(event, "AnyThread"), number(event, "EdgeDetect"),
           number(event, "MSRValue")};
 }
 
 struct HaswellCase {
-  const char* name;        // as a TMA model writes it
-  const char* perfmon;     // the perfmon event it must match
+  const char* name;                    // as a TMA model writes it
+  const char* perfmon;                 // the perfmon event it must match
   IntelFields (*adjust)(IntelFields);  // what the modifiers change
   bool exclude_user = false;
   bool exclude_kernel = false;
@@ -135,19 +133,15 @@ class HaswellCrossCheck : public ::testing::Test {
 TEST_F(HaswellCrossCheck, LibpfmHswMatchesPerfmon) {
   const HaswellCase cases[] = {
       {"UOPS_EXECUTED.CORE", "UOPS_EXECUTED.CORE", same},
-      {"UOPS_EXECUTED.CORE:c1", "UOPS_EXECUTED.CORE",
-       [](IntelFields f) { return f.cmask = 1, f; }},
-      {"UOPS_EXECUTED.CORE:i1:c1", "UOPS_EXECUTED.CORE",
-       [](IntelFields f) { return f.inv = 1, f.cmask = 1, f; }},
+      {"UOPS_EXECUTED.CORE:c1", "UOPS_EXECUTED.CORE", [](IntelFields f) { return f.cmask = 1, f; }},
+      {"UOPS_EXECUTED.CORE:i1:c1", "UOPS_EXECUTED.CORE", [](IntelFields f) { return f.inv = 1, f.cmask = 1, f; }},
       {"IDQ_UOPS_NOT_DELIVERED.CORE", "IDQ_UOPS_NOT_DELIVERED.CORE", same},
-      {"IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE",
-       "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", same},
+      {"IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", same},
       {"UOPS_ISSUED.ANY", "UOPS_ISSUED.ANY", same},
       {"UOPS_RETIRED.RETIRE_SLOTS", "UOPS_RETIRED.RETIRE_SLOTS", same},
       {"INT_MISC.RECOVERY_CYCLES", "INT_MISC.RECOVERY_CYCLES", same},
       {"INT_MISC.RECOVERY_CYCLES_ANY", "INT_MISC.RECOVERY_CYCLES_ANY", same},
-      {"BR_MISP_EXEC.ALL_BRANCHES:u0xE4", "BR_MISP_EXEC.ALL_BRANCHES",
-       [](IntelFields f) { return f.umask = 0xE4, f; }},
+      {"BR_MISP_EXEC.ALL_BRANCHES:u0xE4", "BR_MISP_EXEC.ALL_BRANCHES", [](IntelFields f) { return f.umask = 0xE4, f; }},
       {"MACHINE_CLEARS.COUNT", "MACHINE_CLEARS.COUNT", same},
       {"CYCLE_ACTIVITY.STALLS_LDM_PENDING", "CYCLE_ACTIVITY.STALLS_LDM_PENDING", same},
       {"IDQ.MS_UOPS:e1:c1", "IDQ.MS_SWITCHES", same},

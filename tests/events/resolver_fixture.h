@@ -20,13 +20,10 @@ inline cpu::CpuInfo make_cpu(cpu::Vendor vendor, unsigned family, unsigned model
 inline cpu::CpuInfo zen5() { return make_cpu(cpu::Vendor::Amd, 0x1A, 0x11); }
 inline cpu::CpuInfo haswell() { return make_cpu(cpu::Vendor::Intel, 6, 0x3C); }
 
-inline std::filesystem::path models_dir() {
-  return std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models" / "events";
-}
+inline std::filesystem::path models_dir() { return std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models" / "events"; }
 
 // No sysfs, no libpfm4, no tables unless given.
-inline ResolverConfig offline_config(const cpu::CpuInfo& cpu,
-                                     const topdown::testing::TempTree& tree) {
+inline ResolverConfig offline_config(const cpu::CpuInfo& cpu, const topdown::testing::TempTree& tree) {
   ResolverConfig config;
   config.cpu = cpu;
   config.pfm_pmu = "-";

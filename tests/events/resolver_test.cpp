@@ -57,8 +57,7 @@ TEST(Resolver, PfmPmuUnknownToLibpfmStillResolvesTableEvents) {
     resolver.resolve("RETIRED_OPS");
     FAIL() << "no exception";
   } catch (const Error& error) {
-    EXPECT_NE(std::string(error.what())
-                  .find("libpfm4 (amd64_fam99h_future unknown to this libpfm4) or sysfs"),
+    EXPECT_NE(std::string(error.what()).find("libpfm4 (amd64_fam99h_future unknown to this libpfm4) or sysfs"),
               std::string::npos)
         << error.what();
   }
@@ -71,10 +70,8 @@ TEST(Resolver, ModifiersOnTableEvents) {
   const Resolver resolver(config);
   const uint64_t base = 0xD6 | 0x0200;  // ex_no_retire.not_complete
   EXPECT_EQ(resolver.resolve("ex_no_retire.not_complete:c1").config, base | (1ull << 24));
-  EXPECT_EQ(resolver.resolve("ex_no_retire.not_complete:i1:c1").config,
-            base | (1ull << 23) | (1ull << 24));
-  EXPECT_EQ(resolver.resolve("ex_no_retire.not_complete:e1:c1").config,
-            base | (1ull << 18) | (1ull << 24));
+  EXPECT_EQ(resolver.resolve("ex_no_retire.not_complete:i1:c1").config, base | (1ull << 23) | (1ull << 24));
+  EXPECT_EQ(resolver.resolve("ex_no_retire.not_complete:e1:c1").config, base | (1ull << 18) | (1ull << 24));
   EXPECT_EQ(resolver.resolve("ex_no_retire.not_complete:uA2").config, 0xA2D6u);
   EXPECT_EQ(resolver.resolve("ex_no_retire.not_complete:u0xa2").config, 0xA2D6u);
   EXPECT_EQ(resolver.resolve("ex_no_retire.not_complete:c2:c1").config, base | (1ull << 24));

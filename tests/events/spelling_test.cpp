@@ -33,8 +33,7 @@ TEST_F(Spelling, RawHexConfigOnTheCorePmu) {
 TEST_F(Spelling, PmuTermsPackSplitEventBits) {
   const Encoding encoding = amd.resolve("cpu/event=0x1C2/");
   EXPECT_EQ(encoding.config, 0x1000000C2ull);
-  EXPECT_EQ(amd.resolve("cpu/event=0x1a0,umask=0x1,cmask=8/").config,
-            0xA0ull | 0x100 | (8ull << 24) | (1ull << 32));
+  EXPECT_EQ(amd.resolve("cpu/event=0x1a0,umask=0x1,cmask=8/").config, 0xA0ull | 0x100 | (8ull << 24) | (1ull << 32));
   EXPECT_EQ(amd.resolve("cpu/event=416,umask=1,edge,inv/").config,
             0xA0ull | 0x100 | (1ull << 18) | (1ull << 23) | (1ull << 32));
 }
@@ -63,9 +62,7 @@ TEST_F(Spelling, BadSpellingsThrowNamingTheProblem) {
     amd.resolve("cpu/event=0x76,foo=1/");
     FAIL() << "no exception";
   } catch (const Error& error) {
-    EXPECT_NE(std::string(error.what()).find("unknown term 'foo' for PMU 'cpu'"),
-              std::string::npos)
-        << error.what();
+    EXPECT_NE(std::string(error.what()).find("unknown term 'foo' for PMU 'cpu'"), std::string::npos) << error.what();
   }
   EXPECT_THROW(amd.resolve("cpu/event=0x76/x"), Error);
   EXPECT_THROW(amd.resolve("cpu/event=zz/"), Error);
@@ -74,8 +71,7 @@ TEST_F(Spelling, BadSpellingsThrowNamingTheProblem) {
     amd.resolve("nosuchpmu/event=1/");
     FAIL() << "no exception";
   } catch (const Error& error) {
-    EXPECT_NE(std::string(error.what()).find("unknown PMU 'nosuchpmu'"), std::string::npos)
-        << error.what();
+    EXPECT_NE(std::string(error.what()).find("unknown PMU 'nosuchpmu'"), std::string::npos) << error.what();
   }
 }
 
@@ -137,8 +133,7 @@ TEST_F(Spelling, PerfSpellingFormat) {
   encoding.config1 = 0x10003C0002;
   encoding.exclude_kernel = true;
   encoding.precise = 2;
-  EXPECT_EQ(encoding.perf_spelling(),
-            "cpu/config=0x10002b1,config1=0x10003c0002,name=UOPS_EXECUTED.CORE:c1/upp");
+  EXPECT_EQ(encoding.perf_spelling(), "cpu/config=0x10002b1,config1=0x10003c0002,name=UOPS_EXECUTED.CORE:c1/upp");
   encoding.name = "cpu/event=0x3c/";  // perf would misread this as a name
   encoding.config1 = 0;
   encoding.exclude_kernel = false;
@@ -154,14 +149,12 @@ TEST_F(Spelling, PerfSpellingFormat) {
 TEST_F(Spelling, PerfSpellingRoundTrips) {
   const Resolver with_tables([&] {
     ResolverConfig config = offline_config(testing::haswell(), tree);
-    config.tables = {testing::models_dir() / "intel_core.events",
-                     testing::models_dir() / "intel_haswell.events"};
+    config.tables = {testing::models_dir() / "intel_core.events", testing::models_dir() / "intel_haswell.events"};
     return config;
   }());
   for (const char* name :
-       {"cpu/event=0xb1,umask=0x2,cmask=1,inv/", "cpu/event=0xc0/upp", "r3c:k",
-        "INST_RETIRED.ANY:USER", "OFFCORE_RESPONSE.DEMAND_RFO.L3_HIT.HITM_OTHER_CORE:c1",
-        "CPU_CLK_UNHALTED.THREAD_ANY:SUP:e1"}) {
+       {"cpu/event=0xb1,umask=0x2,cmask=1,inv/", "cpu/event=0xc0/upp", "r3c:k", "INST_RETIRED.ANY:USER",
+        "OFFCORE_RESPONSE.DEMAND_RFO.L3_HIT.HITM_OTHER_CORE:c1", "CPU_CLK_UNHALTED.THREAD_ANY:SUP:e1"}) {
     SCOPED_TRACE(name);
     const Encoding original = with_tables.resolve(name);
     const Encoding again = with_tables.resolve(original.perf_spelling());

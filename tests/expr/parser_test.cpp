@@ -116,8 +116,9 @@ TEST(Parser, ErrorsSayWhatWasExpectedAndWhere) {
   EXPECT_EQ(parse_failure("x + abs(1, 2)").message, "<input>:1:5: abs() takes 1 argument but got 2");
   EXPECT_EQ(parse_failure("d_ratio(1)").message, "<input>:1:1: d_ratio() takes 2 arguments but got 1");
   EXPECT_EQ(parse_failure("has_event(1)").message, "<input>:1:11: expected a name but found number 1");
-  EXPECT_EQ(parse_failure("1 + EV(x)").message,
-            "<input>:1:5: unknown function 'EV'; the functions are min, max, abs, d_ratio, has_event, source_count, over");
+  EXPECT_EQ(
+      parse_failure("1 + EV(x)").message,
+      "<input>:1:5: unknown function 'EV'; the functions are min, max, abs, d_ratio, has_event, source_count, over");
   EXPECT_EQ(parse_failure("").message, "<input>:1:1: expected a number, name or '(' but found end of formula");
 }
 

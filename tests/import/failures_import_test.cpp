@@ -44,8 +44,9 @@ TEST(FailuresImport, HugeTimesAreRefusedOrBounded) {
   EXPECT_NE(read_error("10,,cycles,1e300,100.00,,\n")
                 .find(":1: run time '1e300' of cycles is more than 3 years in nanoseconds: not a perf run time"),
             std::string::npos);
-  EXPECT_NE(read_error("cycles 1\ninterval-s 1e300\n").find(":2: interval-s must be a number of seconds above 0, at "
-                                                              "most 1e9"),
+  EXPECT_NE(read_error("cycles 1\ninterval-s 1e300\n")
+                .find(":2: interval-s must be a number of seconds above 0, at "
+                      "most 1e9"),
             std::string::npos);
   // A tiny running percentage: the enabled time is bounded, not wrapped.
   const auto file = read_whole("10,,cycles,1000,1e-300,,\n");
@@ -70,7 +71,10 @@ TEST(FailuresImport, EmptyHeaderOnlyAndBinaryFiles) {
   EXPECT_NE(read_error("# started on Mon Jan  6 10:00:00 2025\n\n\n").find("holds no counts"), std::string::npos);
   EXPECT_NE(read_error("interval-s 2\nsmt_enabled 1\n").find("has run variables but no 'EVENT VALUE' lines"),
             std::string::npos);
-  const std::string binary("\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0\n\xff\xfe", 24);
+  const std::string binary(
+      "\x7f"
+      "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0\n\xff\xfe",
+      24);
   const std::string message = read_error(binary);
   EXPECT_NE(message.find("counts.txt:1: neither perf stat -x output nor an 'EVENT VALUE' line: "
                          "'\\x7fELF\\x02\\x01\\x01\\x00"),
@@ -89,7 +93,9 @@ TEST(FailuresImport, ControlBytesOfABadLineAreEscapedInTheMessage) {
             std::string::npos)
       << message;
   EXPECT_EQ(message.find('\x1b'), std::string::npos);
-  const std::string counts = read_error("cycles 1\n\x9b" "31m\xff 2 3\n");
+  const std::string counts = read_error(
+      "cycles 1\n\x9b"
+      "31m\xff 2 3\n");
   EXPECT_NE(counts.find("counts.txt:2: expected 'EVENT VALUE' or a run variable"), std::string::npos) << counts;
   EXPECT_NE(counts.find("found '\\x9b31m\\xff 2 3'"), std::string::npos) << counts;
 }
@@ -116,8 +122,9 @@ TEST(FailuresImport, LinesTooLongAreRefusedWithTheirLineNumber) {
 }
 
 TEST(FailuresImport, TruncatedAndGarbledPerfFiles) {
-  EXPECT_NE(read_error("10,,cycles,10,100.00,,\n10,,instr").find(":2: the last line has no end of line: the file "
-                                                                "is truncated"),
+  EXPECT_NE(read_error("10,,cycles,10,100.00,,\n10,,instr")
+                .find(":2: the last line has no end of line: the file "
+                      "is truncated"),
             std::string::npos);
   EXPECT_NE(read_error("10,,cycles,10,100.00,,\n10,,cycles\n").find(":2: expected 5 fields separated by ','"),
             std::string::npos);

@@ -107,7 +107,6 @@ TEST_F(ModelMatching, HaswellByPerfLowerCaseNamesAndRawEncodings) {
   EXPECT_EQ(matcher_->targets("uops_retired.retire_slots"), Names{"UOPS_RETIRED.RETIRE_SLOTS"});
 }
 
-
 // toplev and perf spell the kernel-mode counts of the fixed-counter events
 // with lower-case modifiers; each feeds the model's general-counter twin of
 // the same privilege level, which the kernel-time Info metrics divide.

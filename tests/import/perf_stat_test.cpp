@@ -158,8 +158,8 @@ TEST(PerfStat, EachIntervalOnItsOwn) {
 }
 
 TEST(PerfStat, IntervalsWithoutPerCpuRows) {
-  auto intervals = read_intervals(
-      "1.0,5,,cycles,10,100.00,,\n2.0,<not counted>,,cycles,0,0.00,,\n3.0,7,,cycles,10,100.00,,\n");
+  auto intervals =
+      read_intervals("1.0,5,,cycles,10,100.00,,\n2.0,<not counted>,,cycles,0,0.00,,\n3.0,7,,cycles,10,100.00,,\n");
   ASSERT_EQ(intervals.size(), 3u);
   EXPECT_DOUBLE_EQ(value_of(intervals[0], "cycles"), 5);
   EXPECT_EQ(intervals[1].sample.find("cycles"), nullptr);
@@ -207,10 +207,14 @@ TEST(PerfStatErrors, TruncatedFiles) {
 }
 
 TEST(PerfStatErrors, GarbageAndEmptyFiles) {
-  EXPECT_NE(read_error("hello world, this is not perf\n")
-                .find(":1: neither perf stat -x output nor an 'EVENT VALUE' line"),
+  EXPECT_NE(
+      read_error("hello world, this is not perf\n").find(":1: neither perf stat -x output nor an 'EVENT VALUE' line"),
+      std::string::npos);
+  EXPECT_NE(read_error(std::string("\x7f"
+                                   "ELF\x02\x01\x01\0\0\0",
+                                   10))
+                .find(":1: neither"),
             std::string::npos);
-  EXPECT_NE(read_error(std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10)).find(":1: neither"), std::string::npos);
   EXPECT_NE(read_error("# only a comment\n\n").find("holds no counts"), std::string::npos);
   EXPECT_NE(read_error("").find("holds no counts"), std::string::npos);
   try {

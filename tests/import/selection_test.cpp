@@ -18,8 +18,8 @@ const std::vector<std::string> kLevel1 = {"Frontend_Bound", "Bad_Speculation", "
 
 TEST(Selection, IdentityWhenTheFileLacksTheNodesOwnEvents) {
   const auto model = model::load_model(std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models" / "zen5.model");
-  const auto without_backend = sample_of({"ls_not_halted_cyc", "de_no_dispatch_per_slot.no_ops_from_frontend",
-                                          "de_src_op_disp.all", "ex_ret_ops"});
+  const auto without_backend = sample_of(
+      {"ls_not_halted_cyc", "de_no_dispatch_per_slot.no_ops_from_frontend", "de_src_op_disp.all", "ex_ret_ops"});
   EXPECT_EQ(identities_for(model, {}, kLevel1, without_backend), model::IdentityChoice{"Backend_Bound"});
   auto complete = without_backend;
   complete.events["de_no_dispatch_per_slot.backend_stalls"] = counts::Count{1, 1, 1};

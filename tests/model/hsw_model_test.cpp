@@ -65,10 +65,9 @@ TEST_F(HswModel, DescribesHaswellClient) {
 
 TEST_F(HswModel, HasTheConstantsOfTma45) {
   const std::map<std::string, double, std::less<>> expected = {
-      {"Pipeline_Width", 4},     {"Exe_Ports", 8},          {"Mem_L2_Store_Cost", 9},
-      {"Mem_L3_Weight", 7},      {"Mem_STLB_Hit_Cost", 8},  {"BAClear_Cost", 12},
-      {"MS_Switches_Cost", 2},   {"Avg_Assist_Cost", 100},  {"Mem_XSNP_HitM_Cost", 60},
-      {"Mem_XSNP_Hit_Cost", 43}, {"Mem_XSNP_None_Cost", 29}, {"OneMillion", 1e6},
+      {"Pipeline_Width", 4},      {"Exe_Ports", 8},          {"Mem_L2_Store_Cost", 9},   {"Mem_L3_Weight", 7},
+      {"Mem_STLB_Hit_Cost", 8},   {"BAClear_Cost", 12},      {"MS_Switches_Cost", 2},    {"Avg_Assist_Cost", 100},
+      {"Mem_XSNP_HitM_Cost", 60}, {"Mem_XSNP_Hit_Cost", 43}, {"Mem_XSNP_None_Cost", 29}, {"OneMillion", 1e6},
       {"OneBillion", 1e9}};
   EXPECT_EQ(model_.constants, expected);
 }

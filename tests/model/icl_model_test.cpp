@@ -87,9 +87,12 @@ TEST_F(IclModel, MatchesEveryMetricOfThePerfmonFile) {
 // and 100 clears move 0.05 out of Frontend_Bound and 5 * 100 / 10000 into
 // Backend_Bound; Bad_Speculation is what is left.
 TEST_F(IclModel, LevelOneFromThePerfMetricsRegister) {
-  const Counts counts = {{"PERF_METRICS.FRONTEND_BOUND", 2000}, {"PERF_METRICS.BAD_SPECULATION", 1000},
-                         {"PERF_METRICS.RETIRING", 4000},       {"PERF_METRICS.BACKEND_BOUND", 3000},
-                         {"TOPDOWN.SLOTS", 10000},              {"INT_MISC.UOP_DROPPING", 500},
+  const Counts counts = {{"PERF_METRICS.FRONTEND_BOUND", 2000},
+                         {"PERF_METRICS.BAD_SPECULATION", 1000},
+                         {"PERF_METRICS.RETIRING", 4000},
+                         {"PERF_METRICS.BACKEND_BOUND", 3000},
+                         {"TOPDOWN.SLOTS", 10000},
+                         {"INT_MISC.UOP_DROPPING", 500},
                          {"INT_MISC.CLEARS_COUNT", 100}};
   expect_level_one(counts, true,
                    {.frontend_bound = 0.15, .backend_bound = 0.35, .retiring = 0.4, .bad_speculation = 0.1});
@@ -100,9 +103,9 @@ TEST_F(IclModel, LevelOneFromThePerfMetricsRegister) {
 // 3500 backend-bound plus 100 clears of 5 slots, 3000 retired; bad
 // speculation is what is left.
 TEST_F(IclModel, LevelOneFromGeneralCounters) {
-  Counts counts = {{"TOPDOWN.SLOTS_P", 10000},          {"IDQ_UOPS_NOT_DELIVERED.CORE", 2500},
-                   {"INT_MISC.UOP_DROPPING", 500},      {"TOPDOWN.BACKEND_BOUND_SLOTS", 3500},
-                   {"INT_MISC.CLEARS_COUNT", 100},      {"UOPS_RETIRED.SLOTS", 3000}};
+  Counts counts = {{"TOPDOWN.SLOTS_P", 10000},     {"IDQ_UOPS_NOT_DELIVERED.CORE", 2500},
+                   {"INT_MISC.UOP_DROPPING", 500}, {"TOPDOWN.BACKEND_BOUND_SLOTS", 3500},
+                   {"INT_MISC.CLEARS_COUNT", 100}, {"UOPS_RETIRED.SLOTS", 3000}};
   expect_level_one(counts, false,
                    {.frontend_bound = 0.2, .backend_bound = 0.4, .retiring = 0.3, .bad_speculation = 0.1});
 
@@ -119,10 +122,10 @@ TEST_F(IclModel, LevelOneFromGeneralCounters) {
 TEST_F(IclModel, PerfMetricsChoosesTheEventsOfLevelOne) {
   const Dependencies with_register(model_, {false, false, true});
   const Dependencies general_only(model_, {false, false, false});
-  EXPECT_EQ(with_register.events_of("Frontend_Bound"),
-            (std::set<std::string>{"PERF_METRICS.FRONTEND_BOUND", "PERF_METRICS.BAD_SPECULATION",
-                                   "PERF_METRICS.RETIRING", "PERF_METRICS.BACKEND_BOUND", "INT_MISC.UOP_DROPPING",
-                                   "TOPDOWN.SLOTS"}));
+  EXPECT_EQ(
+      with_register.events_of("Frontend_Bound"),
+      (std::set<std::string>{"PERF_METRICS.FRONTEND_BOUND", "PERF_METRICS.BAD_SPECULATION", "PERF_METRICS.RETIRING",
+                             "PERF_METRICS.BACKEND_BOUND", "INT_MISC.UOP_DROPPING", "TOPDOWN.SLOTS"}));
   EXPECT_EQ(general_only.events_of("Frontend_Bound"),
             (std::set<std::string>{"IDQ_UOPS_NOT_DELIVERED.CORE", "INT_MISC.UOP_DROPPING", "TOPDOWN.SLOTS_P"}));
   EXPECT_EQ(with_register.events_of("Info_Thread_SLOTS"), (std::set<std::string>{"TOPDOWN.SLOTS"}));

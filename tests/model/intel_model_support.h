@@ -60,13 +60,17 @@ class ShippedModelTest : public ::testing::Test {
     std::function<expr::Value(std::string_view)> lookup = [&](std::string_view identifier) -> expr::Value {
       const expr::FunctionScope scope(lookup);
       switch (deps.kind_of(identifier)) {
-        case Kind::Constant: return model_.constants.find(identifier)->second;
-        case Kind::Definition: return deps.definition(identifier)->evaluate(scope);
-        case Kind::Node: return deps.formula(identifier).evaluate(scope);
+        case Kind::Constant:
+          return model_.constants.find(identifier)->second;
+        case Kind::Definition:
+          return deps.definition(identifier)->evaluate(scope);
+        case Kind::Node:
+          return deps.formula(identifier).evaluate(scope);
         case Kind::Event:
           if (const auto it = counts.find(identifier); it != counts.end()) return it->second;
           throw Error("the test gives no count for " + std::string(identifier));
-        default: throw Error("unexpected name in a formula: " + std::string(identifier));
+        default:
+          throw Error("unexpected name in a formula: " + std::string(identifier));
       }
     };
     const expr::Value result = lookup(name);
@@ -105,7 +109,7 @@ inline TreeCount count_tree(const model::Model& model) {
 
 struct PerfmonComparison {
   int tree_nodes = 0;
-  int infos = 0;                     // perfmon's metrics outside the TMA tree that the model has
+  int infos = 0;                   // perfmon's metrics outside the TMA tree that the model has
   std::set<std::string> left_out;  // perfmon's TMA metrics the model does not have
 };
 

@@ -107,8 +107,7 @@ TEST(ModelLoader, ReadsConstantsAndDefinitionsInOrder) {
   ASSERT_EQ(model.definitions.size(), 2u);
   EXPECT_EQ(model.definitions[0].first, "SLOTS");
   EXPECT_EQ(model.definitions[1].first, "HALF_SLOTS");
-  EXPECT_EQ(model.definitions[0].second.identifiers(),
-            (std::set<std::string>{"Pipeline_Width", "cycles"}));
+  EXPECT_EQ(model.definitions[0].second.identifiers(), (std::set<std::string>{"Pipeline_Width", "cycles"}));
 }
 
 TEST(ModelLoader, ReadsCounterCountsAndDefaultsToUnknown) {
@@ -148,8 +147,7 @@ threshold = this > 0.1
 formula = (cycles - EMPTY) / cycles
 threshold = this > 0.7 or over(Latency)
 )"));
-  EXPECT_EQ(model.definitions[0].second.identifiers(),
-            (std::set<std::string>{"Latency", "empty_cycles"}));
+  EXPECT_EQ(model.definitions[0].second.identifiers(), (std::set<std::string>{"Latency", "empty_cycles"}));
   EXPECT_EQ(model.find("Retiring")->threshold->identifiers(), (std::set<std::string>{"over(Latency)", "this"}));
 }
 

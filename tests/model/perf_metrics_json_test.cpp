@@ -75,9 +75,9 @@ expr::Value evaluate(const expr::Expression& formula, const std::map<std::string
 
 TEST(PerfMetricsJson, TreeComesFromTheParentGroups) {
   const Model model = load(kToyMetrics);
-  EXPECT_THAT(names(model), ElementsAre("tma_frontend_bound", "tma_fetch_latency", "tma_retiring", "tma_heavy_operations",
-                                        "tma_info_thread_slots", "tma_bottleneck_fetch", "C6_Residency", "dram_bw",
-                                        "latency"));
+  EXPECT_THAT(names(model),
+              ElementsAre("tma_frontend_bound", "tma_fetch_latency", "tma_retiring", "tma_heavy_operations",
+                          "tma_info_thread_slots", "tma_bottleneck_fetch", "C6_Residency", "dram_bw", "latency"));
   const Node& fetch = *model.find("tma_fetch_latency");
   EXPECT_EQ(fetch.parent, "tma_frontend_bound");
   EXPECT_EQ(fetch.level, 2);
@@ -199,17 +199,22 @@ TEST(PerfMetricsJson, BadFilesAreReportedByFileAndMetric) {
   expect_error("[3]", "entry 1 is not an object");
   expect_error(R"([{"MetricExpr": "A"}])", "entry 1 has no MetricName");
   expect_error(R"([{"MetricName": "a-b", "MetricExpr": "A"}])", "metric a-b: the name is not letters");
-  expect_error(R"([{"MetricName": "duration_time", "MetricExpr": "A"}])", "metric duration_time: the name is a run variable");
+  expect_error(R"([{"MetricName": "duration_time", "MetricExpr": "A"}])",
+               "metric duration_time: the name is a run variable");
   expect_error(R"([{"MetricName": "a", "MetricExpr": ""}])", "metric a: no MetricExpr");
   expect_error(R"([{"MetricName": "a", "MetricExpr": 1}])", "metric a: MetricExpr is not a string");
   expect_error(R"([{"MetricName": "a", "MetricExpr": "A"}, {"MetricName": "a", "MetricExpr": "B"}])",
                "metric a: defined twice");
   expect_error(one_metric(R"("MetricExpr": "A / (B")"), "metric tma_x: MetricExpr column 7: expected ')'");
-  expect_error(one_metric(R"("MetricExpr": "A", "MetricThreshold": "tma_x >")"), "metric tma_x: MetricThreshold column 8");
+  expect_error(one_metric(R"("MetricExpr": "A", "MetricThreshold": "tma_x >")"),
+               "metric tma_x: MetricThreshold column 8");
   expect_error(one_metric(R"("MetricExpr": "A / tma_y")"), "metric tma_x: MetricExpr: uses tma_y, which no metric");
-  expect_error(one_metric(R"("MetricExpr": "A", "MetricThreshold": "tma_z > 1")"), "metric tma_x: MetricThreshold: uses tma_z");
-  expect_error(one_metric(R"("MetricExpr": "A * #num_widgets")"), "metric tma_x: MetricExpr: unknown literal #num_widgets");
-  expect_error(one_metric(R"("MetricExpr": "A", "ScaleUnit": "MB/s")"), "metric tma_x: ScaleUnit 'MB/s' is not a number");
+  expect_error(one_metric(R"("MetricExpr": "A", "MetricThreshold": "tma_z > 1")"),
+               "metric tma_x: MetricThreshold: uses tma_z");
+  expect_error(one_metric(R"("MetricExpr": "A * #num_widgets")"),
+               "metric tma_x: MetricExpr: unknown literal #num_widgets");
+  expect_error(one_metric(R"("MetricExpr": "A", "ScaleUnit": "MB/s")"),
+               "metric tma_x: ScaleUnit 'MB/s' is not a number");
   expect_error(one_metric(R"("MetricExpr": "A", "ScaleUnit": "100")"), "metric tma_x: ScaleUnit '100' is not a number");
 }
 
@@ -244,8 +249,9 @@ TEST(PerfMetricsJson, BadTreesAreReportedByMetric) {
 
 TEST(PerfMetricsJson, AFileThatCannotBeReadIsNamed) {
   TempTree tree;
-  EXPECT_THAT([&] { load_perf_metrics_json(tree.root() / "absent.json", toy_cpu()); },
-              ::testing::ThrowsMessage<Error>(AllOf(HasSubstr("cannot open perf metric file"), HasSubstr("absent.json"))));
+  EXPECT_THAT(
+      [&] { load_perf_metrics_json(tree.root() / "absent.json", toy_cpu()); },
+      ::testing::ThrowsMessage<Error>(AllOf(HasSubstr("cannot open perf metric file"), HasSubstr("absent.json"))));
   EXPECT_THAT([&] { load_perf_metrics_json(tree.root(), toy_cpu()); },
               ::testing::ThrowsMessage<Error>(HasSubstr("is a directory")));
 }
@@ -276,7 +282,8 @@ TEST(PerfMetricsJson, ReferenceFilesLoadWithTheLevelsTheyDeclare) {
       {"haswell", "hsw"}, {"skylake", "skl"}, {"icelake", "icl"}, {"sapphirerapids", "spr"}};
   for (const auto& [folder, prefix] : files) {
     const auto file = perf_json_dir() / folder / (prefix + "-metrics.json");
-    if (!std::filesystem::exists(file)) GTEST_SKIP() << file << " is absent; set TOPDOWN_SHARED_DIR to the shared folder";
+    if (!std::filesystem::exists(file))
+      GTEST_SKIP() << file << " is absent; set TOPDOWN_SHARED_DIR to the shared folder";
     const Model model = load_perf_metrics_json(file, toy_cpu());
     std::map<int, int> levels;
     for (const Node& node : model.nodes) {

@@ -56,13 +56,18 @@ TEST_F(SklModel, MatchesEveryMetricOfPerfmon) {
 
 // Level 1 from hand-picked counts: 1000 thread cycles; with SMT on the core
 // was busy 1600 any-thread cycles, i.e. 800 on this thread's share.
-const testing::Counts kLevelOneCounts = {
-    {"CPU_CLK_UNHALTED.THREAD", 1000},          {"CPU_CLK_UNHALTED.THREAD_ANY", 1600},
-    {"IDQ_UOPS_NOT_DELIVERED.CORE", 800},       {"UOPS_RETIRED.RETIRE_SLOTS", 2000},
-    {"UOPS_ISSUED.ANY", 2200},                  {"INT_MISC.RECOVERY_CYCLES", 25},
-    {"INT_MISC.RECOVERY_CYCLES_ANY", 40},       {"INST_RETIRED.ANY", 1600},
-    {"MEM_LOAD_L3_HIT_RETIRED.XSNP_HITM", 1},   {"MEM_LOAD_L3_HIT_RETIRED.XSNP_MISS", 10},
-    {"BR_MISP_RETIRED.ALL_BRANCHES", 30},       {"MACHINE_CLEARS.COUNT", 10}};
+const testing::Counts kLevelOneCounts = {{"CPU_CLK_UNHALTED.THREAD", 1000},
+                                         {"CPU_CLK_UNHALTED.THREAD_ANY", 1600},
+                                         {"IDQ_UOPS_NOT_DELIVERED.CORE", 800},
+                                         {"UOPS_RETIRED.RETIRE_SLOTS", 2000},
+                                         {"UOPS_ISSUED.ANY", 2200},
+                                         {"INT_MISC.RECOVERY_CYCLES", 25},
+                                         {"INT_MISC.RECOVERY_CYCLES_ANY", 40},
+                                         {"INST_RETIRED.ANY", 1600},
+                                         {"MEM_LOAD_L3_HIT_RETIRED.XSNP_HITM", 1},
+                                         {"MEM_LOAD_L3_HIT_RETIRED.XSNP_MISS", 10},
+                                         {"BR_MISP_RETIRED.ALL_BRANCHES", 30},
+                                         {"MACHINE_CLEARS.COUNT", 10}};
 
 TEST_F(SklModel, LevelOneWithoutSmtSharesFourSlotsPerThreadCycle) {
   const auto& counts = kLevelOneCounts;
@@ -122,7 +127,7 @@ struct GuideRule {
 
 TEST_F(SklModel, HasEveryMetricOfTheTuningGuideWithItsThreshold) {
   const std::vector<GuideRule> rules = {
-      {"Guide_CPI", 1.0001, 1.0},  // "highlighted if > 1"
+      {"Guide_CPI", 1.0001, 1.0},        // "highlighted if > 1"
       {"Guide_Retiring", 0.7499, 0.75},  // "investigate if % Retiring < 75"
       {"Guide_ITLB_Overhead", 0.05, 0.0499},
       {"Guide_ICache_Misses", 0.05, 0.0499},

@@ -14,15 +14,14 @@
 namespace topdown::model {
 namespace {
 
-const std::filesystem::path kPerfmonMetrics =
-    testing::perfmon_metrics_file("SPR", "sapphirerapids_metrics.json");
+const std::filesystem::path kPerfmonMetrics = testing::perfmon_metrics_file("SPR", "sapphirerapids_metrics.json");
 
 // The perfmon metrics the model leaves out: uncore events libpfm4 cannot
 // encode.
 const std::set<std::string> kLeftOut = {
-    "Info_System_Uncore_Frequency",      "Info_System_DRAM_BW_Use",          "Info_System_MEM_Read_Latency",
-    "Info_System_MEM_Parallel_Reads",    "Info_System_MEM_DRAM_Read_Latency", "Info_System_IO_Read_BW",
-    "Info_System_IO_Write_BW",           "Info_System_UPI_Data_Transmit_BW", "Info_System_Power",
+    "Info_System_Uncore_Frequency",   "Info_System_DRAM_BW_Use",           "Info_System_MEM_Read_Latency",
+    "Info_System_MEM_Parallel_Reads", "Info_System_MEM_DRAM_Read_Latency", "Info_System_IO_Read_BW",
+    "Info_System_IO_Write_BW",        "Info_System_UPI_Data_Transmit_BW",  "Info_System_Power",
     "Info_System_Socket_CLKS"};
 
 constexpr double kSlots = 1'200'000;
@@ -91,14 +90,14 @@ TEST_F(SprModel, LevelsOneAndTwoReadThePerfMetricsRegister) {
   EXPECT_EQ(deps.events_of("Retiring"), retiring);
   // Frontend_Bound and Fetch_Latency leave out the uops dropped at a clear,
   // a share of TOPDOWN.SLOTS; the other level-2 nodes need only the fields.
-  EXPECT_EQ(deps.events_of("Frontend_Bound"),
-            (std::set<std::string>{"PERF_METRICS.FRONTEND_BOUND", "PERF_METRICS.BAD_SPECULATION",
-                                   "PERF_METRICS.RETIRING", "PERF_METRICS.BACKEND_BOUND", "INT_MISC.UOP_DROPPING",
-                                   "TOPDOWN.SLOTS"}));
-  EXPECT_EQ(deps.events_of("Memory_Bound"),
-            (std::set<std::string>{"PERF_METRICS.MEMORY_BOUND", "PERF_METRICS.FRONTEND_BOUND",
-                                   "PERF_METRICS.BAD_SPECULATION", "PERF_METRICS.RETIRING",
-                                   "PERF_METRICS.BACKEND_BOUND"}));
+  EXPECT_EQ(
+      deps.events_of("Frontend_Bound"),
+      (std::set<std::string>{"PERF_METRICS.FRONTEND_BOUND", "PERF_METRICS.BAD_SPECULATION", "PERF_METRICS.RETIRING",
+                             "PERF_METRICS.BACKEND_BOUND", "INT_MISC.UOP_DROPPING", "TOPDOWN.SLOTS"}));
+  EXPECT_EQ(
+      deps.events_of("Memory_Bound"),
+      (std::set<std::string>{"PERF_METRICS.MEMORY_BOUND", "PERF_METRICS.FRONTEND_BOUND", "PERF_METRICS.BAD_SPECULATION",
+                             "PERF_METRICS.RETIRING", "PERF_METRICS.BACKEND_BOUND"}));
   EXPECT_EQ(deps.events_of("Heavy_Operations").count("PERF_METRICS.HEAVY_OPERATIONS"), 1u);
   EXPECT_EQ(deps.events_of("Branch_Mispredicts").count("PERF_METRICS.BRANCH_MISPREDICTS"), 1u);
   EXPECT_EQ(deps.events_of("Fetch_Latency").count("PERF_METRICS.FETCH_LATENCY"), 1u);
@@ -112,14 +111,14 @@ TEST_F(SprModel, LevelOneAndTwoValuesByHand) {
   EXPECT_NEAR(value("Retiring"), 0.4, 1e-12);
   EXPECT_NEAR(value("Bad_Speculation"), 1 - (0.19 + 0.3 + 0.4), 1e-12);  // 0.11
   // Level 2: four from the register, four as the parent less the sibling.
-  EXPECT_NEAR(value("Fetch_Latency"), 125'000.0 / 1e6 - 0.01, 1e-12);   // 0.115
-  EXPECT_NEAR(value("Fetch_Bandwidth"), 0.19 - 0.115, 1e-12);           // Frontend_Bound - Fetch_Latency
+  EXPECT_NEAR(value("Fetch_Latency"), 125'000.0 / 1e6 - 0.01, 1e-12);  // 0.115
+  EXPECT_NEAR(value("Fetch_Bandwidth"), 0.19 - 0.115, 1e-12);          // Frontend_Bound - Fetch_Latency
   EXPECT_NEAR(value("Branch_Mispredicts"), 0.075, 1e-12);
-  EXPECT_NEAR(value("Machine_Clears"), 0.11 - 0.075, 1e-12);            // Bad_Speculation - Branch_Mispredicts
+  EXPECT_NEAR(value("Machine_Clears"), 0.11 - 0.075, 1e-12);  // Bad_Speculation - Branch_Mispredicts
   EXPECT_NEAR(value("Memory_Bound"), 0.16, 1e-12);
-  EXPECT_NEAR(value("Core_Bound"), 0.3 - 0.16, 1e-12);                  // Backend_Bound - Memory_Bound
+  EXPECT_NEAR(value("Core_Bound"), 0.3 - 0.16, 1e-12);  // Backend_Bound - Memory_Bound
   EXPECT_NEAR(value("Heavy_Operations"), 0.1, 1e-12);
-  EXPECT_NEAR(value("Light_Operations"), 0.4 - 0.1, 1e-12);             // Retiring - Heavy_Operations
+  EXPECT_NEAR(value("Light_Operations"), 0.4 - 0.1, 1e-12);  // Retiring - Heavy_Operations
   EXPECT_NEAR(value("Info_Thread_SLOTS"), kSlots, 1e-6);
 }
 

@@ -68,10 +68,9 @@ const Zen kZen4 = {"zen4.model",
                    0x19};
 
 const std::vector<std::string> kTreeOrder = {
-    "Frontend_Bound",     "Fetch_Latency",  "Fetch_Bandwidth", "Bad_Speculation",
-    "Branch_Mispredicts", "Machine_Clears", "Backend_Bound",   "Memory_Bound",
-    "Core_Bound",         "SMT_Contention", "Retiring",        "Light_Operations",
-    "Heavy_Operations"};
+    "Frontend_Bound", "Fetch_Latency",    "Fetch_Bandwidth", "Bad_Speculation", "Branch_Mispredicts",
+    "Machine_Clears", "Backend_Bound",    "Memory_Bound",    "Core_Bound",      "SMT_Contention",
+    "Retiring",       "Light_Operations", "Heavy_Operations"};
 
 const std::map<std::string, std::string> kParents = {
     {"Fetch_Latency", "Frontend_Bound"},       {"Fetch_Bandwidth", "Frontend_Bound"},
@@ -103,9 +102,7 @@ class Counts {
   }
 
   void set(const std::string& event, double value) { values_[event] = value; }
-  void set_slots(const std::string& event, int thousandths) {
-    set(event, zen_.width * kCycles * thousandths / 1000);
-  }
+  void set_slots(const std::string& event, int thousandths) { set(event, zen_.width * kCycles * thousandths / 1000); }
   double count(const std::string& event) const { return values_.at(event); }
   std::optional<double> find(std::string_view event) const {
     const auto it = values_.find(event);
@@ -129,9 +126,7 @@ class Evaluation {
   Evaluation& operator=(const Evaluation&) = delete;
 
   expr::Value value(std::string_view node) const { return get(node).formula.evaluate(scope_); }
-  expr::Value identity(std::string_view node) const {
-    return get(node).identity.value().evaluate(scope_);
-  }
+  expr::Value identity(std::string_view node) const { return get(node).identity.value().evaluate(scope_); }
   double number(std::string_view node) const {
     const expr::Value result = value(node);
     if (!result) ADD_FAILURE() << node << " is n/a";
@@ -233,9 +228,8 @@ TEST_P(ZenModel, HasDescribedInfoMetrics) {
     EXPECT_FALSE(each.unit.empty()) << each.name;
     EXPECT_FALSE(each.description.empty()) << each.name;
   }
-  EXPECT_THAT(
-      infos, ElementsAre("IPC", "CPI", "UopsPI", "Microcode_Fraction", "Branch_Misprediction_Ratio",
-                         "IpMispredict", "Dispatch_Utilization"));
+  EXPECT_THAT(infos, ElementsAre("IPC", "CPI", "UopsPI", "Microcode_Fraction", "Branch_Misprediction_Ratio",
+                                 "IpMispredict", "Dispatch_Utilization"));
   EXPECT_EQ(node("IPC").unit, "instructions/cycle");
 }
 
@@ -243,8 +237,7 @@ TEST_P(ZenModel, UsesOnlyTheDocumentedEvents) {
   std::set<std::string> events;
   auto collect = [&](const expr::Expression& formula) {
     for (const std::string& name : formula.identifiers()) {
-      if (!model_.constants.count(name) && name != "SLOTS" && !model_.find(name) &&
-          !is_run_variable(name)) {
+      if (!model_.constants.count(name) && name != "SLOTS" && !model_.find(name) && !is_run_variable(name)) {
         events.insert(name);
       }
     }
@@ -256,13 +249,11 @@ TEST_P(ZenModel, UsesOnlyTheDocumentedEvents) {
     if (each.threshold) collect(*each.threshold);
   }
   const Zen& zen = GetParam();
-  EXPECT_EQ(events,
-            (std::set<std::string>{
-                "ls_not_halted_cyc", "de_no_dispatch_per_slot.no_ops_from_frontend",
-                zen.latency_event, "de_no_dispatch_per_slot.backend_stalls",
-                "de_no_dispatch_per_slot.smt_contention", "de_src_op_disp.all", "ex_ret_ops",
-                "ex_ret_brn_misp", zen.resync_event, "ex_no_retire.not_complete",
-                "ex_no_retire.load_not_complete", "ex_ret_ucode_ops", "ex_ret_instr"}));
+  EXPECT_EQ(events, (std::set<std::string>{"ls_not_halted_cyc", "de_no_dispatch_per_slot.no_ops_from_frontend",
+                                           zen.latency_event, "de_no_dispatch_per_slot.backend_stalls",
+                                           "de_no_dispatch_per_slot.smt_contention", "de_src_op_disp.all", "ex_ret_ops",
+                                           "ex_ret_brn_misp", zen.resync_event, "ex_no_retire.not_complete",
+                                           "ex_no_retire.load_not_complete", "ex_ret_ucode_ops", "ex_ret_instr"}));
 }
 
 TEST_P(ZenModel, LevelOneIsTheShareOfSlots) {
@@ -289,9 +280,8 @@ TEST_P(ZenModel, BackendIdentityEqualsItsFormula) {
     EXPECT_DOUBLE_EQ(eval.identity("Backend_Bound").value(), 0.30) << "smt " << smt;
     EXPECT_DOUBLE_EQ(eval.identity("Backend_Bound").value(), eval.number("Backend_Bound"));
   }
-  EXPECT_EQ(
-      node("Backend_Bound").identity->identifiers(),
-      (std::set<std::string>{"Frontend_Bound", "Bad_Speculation", "Retiring", "SMT_Contention"}));
+  EXPECT_EQ(node("Backend_Bound").identity->identifiers(),
+            (std::set<std::string>{"Frontend_Bound", "Bad_Speculation", "Retiring", "SMT_Contention"}));
 }
 
 TEST_P(ZenModel, LevelTwoSplitsItsParents) {
@@ -310,21 +300,17 @@ TEST_P(ZenModel, LevelTwoSplitsItsParents) {
     const std::vector<const Node*> children = model_.children(level_one->name);
     if (children.empty()) continue;
     ASSERT_EQ(children.size(), 2u) << level_one->name;
-    EXPECT_DOUBLE_EQ(eval.number(children[0]->name) + eval.number(children[1]->name),
-                     eval.number(level_one->name))
+    EXPECT_DOUBLE_EQ(eval.number(children[0]->name) + eval.number(children[1]->name), eval.number(level_one->name))
         << level_one->name;
   }
 }
 
 TEST_P(ZenModel, SmtContentionNeedsNoEventWithoutSmt) {
   const expr::Expression& formula = node("SMT_Contention").formula;
-  const expr::Expression without_smt = formula.fold([](std::string_view name) {
-    return name == "smt_enabled" ? std::optional<expr::Value>(0.0) : std::nullopt;
-  });
+  const expr::Expression without_smt = formula.fold(
+      [](std::string_view name) { return name == "smt_enabled" ? std::optional<expr::Value>(0.0) : std::nullopt; });
   EXPECT_TRUE(without_smt.is_constant());
-  EXPECT_EQ(
-      without_smt.evaluate(expr::FunctionScope([](std::string_view) { return expr::Value(); })),
-      0.0);
+  EXPECT_EQ(without_smt.evaluate(expr::FunctionScope([](std::string_view) { return expr::Value(); })), 0.0);
   EXPECT_TRUE(formula.identifiers().count("de_no_dispatch_per_slot.smt_contention"));
 
   Counts counts = counts_;
@@ -378,9 +364,7 @@ TEST_P(ZenModel, InfoMetricsUseTheCounts) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shipped, ZenModel, ::testing::Values(kZen5, kZen4),
-                         [](const ::testing::TestParamInfo<Zen>& param) {
-                           return std::string(param.param.name);
-                         });
+                         [](const ::testing::TestParamInfo<Zen>& param) { return std::string(param.param.name); });
 
 }  // namespace
 }  // namespace topdown::model

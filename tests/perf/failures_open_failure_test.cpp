@@ -22,9 +22,7 @@ Event retired_instructions() {
 class FailuresOpen : public ::testing::Test {
  protected:
   // A fake /sys/bus/event_source/devices with a core PMU.
-  void SetUp() override {
-    sysfs_.write("cpu/type", "4\n");
-  }
+  void SetUp() override { sysfs_.write("cpu/type", "4\n"); }
   std::string explain(int err, const std::string& paranoid, const Event& event = retired_instructions()) {
     return explain_open_failure(err, event, sysfs_.root(), paranoid);
   }

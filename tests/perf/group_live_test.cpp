@@ -30,8 +30,8 @@ void spin_for(std::chrono::milliseconds time) {
 class PerfGroupLive : public ::testing::Test {
  protected:
   void SetUp() override {
-    const int err = group_.add(make_attr(software("task-clock", PERF_COUNT_SW_TASK_CLOCK),
-                                         {.read_format = kReadGroup, .disabled = true}));
+    const int err = group_.add(
+        make_attr(software("task-clock", PERF_COUNT_SW_TASK_CLOCK), {.read_format = kReadGroup, .disabled = true}));
     if (err == EACCES || err == EPERM) GTEST_SKIP() << "perf_event_open is not permitted here";
     ASSERT_EQ(err, 0) << read_failure(err);
     ASSERT_EQ(group_.add(make_attr(software("cpu-clock", PERF_COUNT_SW_CPU_CLOCK), {.read_format = kReadGroup})), 0);

@@ -75,9 +75,9 @@ TEST(RegionLive, ARegionAroundAKernelMatchesTopdownStatWithinThreePoints) {
     uint64_t (*run)(uint64_t);
     uint64_t iterations;  // the demo's defaults: half a second to a second each
   };
-  for (const auto& [kernel, run, iterations] : {Case{"alu", demo::alu_chains, 300'000'000},
-                                                Case{"branchy", demo::branch_on_random_bytes, 150'000'000},
-                                                Case{"pointer-chase", demo::chase_pointers, 3'000'000}}) {
+  for (const auto& [kernel, run, iterations] :
+       {Case{"alu", demo::alu_chains, 300'000'000}, Case{"branchy", demo::branch_on_random_bytes, 150'000'000},
+        Case{"pointer-chase", demo::chase_pointers, 3'000'000}}) {
     std::optional<Error> error;
     auto session = Session::try_open({}, &error);
     ASSERT_TRUE(session.has_value()) << error->what();

@@ -110,7 +110,8 @@ TEST(RegionMmapRead, BringsTheTimesUpToNowWithTheTsc) {
   page.time_mult = 3 << 10;  // 3 ns per cycle
   page.time_offset = static_cast<uint64_t>(-2000);
   const uint64_t tsc = (uint64_t{1} << 20) + 5;  // above and below the shift
-  const PageRead read = read_page(page, [](uint32_t) { return uint64_t{0}; }, [&] { return tsc; });
+  const PageRead read = read_page(
+      page, [](uint32_t) { return uint64_t{0}; }, [&] { return tsc; });
   const uint64_t elapsed = 3 * tsc - 2000;
   EXPECT_EQ(read.time_enabled, 1000 + elapsed);
   EXPECT_EQ(read.time_running, 600 + elapsed);
@@ -123,7 +124,8 @@ TEST(RegionMmapRead, AnEventOffTheCounterIsEnabledButNotRunning) {
   page.time_shift = 0;
   page.time_mult = 1;
   page.time_offset = 0;
-  const PageRead read = read_page(page, [](uint32_t) { return uint64_t{0}; }, [] { return uint64_t{300}; });
+  const PageRead read = read_page(
+      page, [](uint32_t) { return uint64_t{0}; }, [] { return uint64_t{300}; });
   EXPECT_EQ(read.time_enabled, 800u);
   EXPECT_EQ(read.time_running, 500u);
 }
@@ -137,7 +139,8 @@ TEST(RegionMmapRead, ShortTimeCountersWrapAroundTheirMask) {
   page.time_cycles = 0xF0;
   page.time_mask = 0xFF;
   // The short counter reads 0x10 after passing 0xFF: 0x20 cycles after time_cycles.
-  const PageRead read = read_page(page, [](uint32_t) { return uint64_t{0}; }, [] { return uint64_t{0x1010}; });
+  const PageRead read = read_page(
+      page, [](uint32_t) { return uint64_t{0}; }, [] { return uint64_t{0x1010}; });
   EXPECT_EQ(read.time_enabled, 500u + 0xF0 + 0x20);
 }
 

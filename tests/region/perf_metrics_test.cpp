@@ -22,8 +22,7 @@ uint64_t pack(std::initializer_list<uint64_t> fields) {
 
 // A region between two readings of one period, through the bank and Totals
 // as the session does it.
-std::vector<NodeValue> region(uint64_t slots_a, uint64_t metrics_a, uint64_t slots_b, uint64_t metrics_b,
-                              int level) {
+std::vector<NodeValue> region(uint64_t slots_a, uint64_t metrics_a, uint64_t slots_b, uint64_t metrics_b, int level) {
   PeriodBank bank(field_count(level));
   Snapshot a;
   Snapshot b;
@@ -96,9 +95,9 @@ TEST(RegionPerfMetrics, LevelTwoDerivesTheOtherHalfOfEachCategoryBySubtraction) 
   const uint64_t metrics = pack({0x80, 0x20, 0x40, 0x3f, 0x10, 0x18, 0x30, 0x20});
   const auto nodes = region(0, 0, 2550, metrics, 2);
   ASSERT_EQ(nodes.size(), 12u);
-  const char* const order[] = {"Frontend_Bound", "Fetch_Latency",    "Fetch_Bandwidth",  "Bad_Speculation",
+  const char* const order[] = {"Frontend_Bound",     "Fetch_Latency",  "Fetch_Bandwidth",  "Bad_Speculation",
                                "Branch_Mispredicts", "Machine_Clears", "Backend_Bound",    "Memory_Bound",
-                               "Core_Bound",     "Retiring",         "Light_Operations", "Heavy_Operations"};
+                               "Core_Bound",         "Retiring",       "Light_Operations", "Heavy_Operations"};
   for (std::size_t i = 0; i < nodes.size(); ++i) EXPECT_EQ(nodes[i].name, order[i]) << i;
   EXPECT_DOUBLE_EQ(fraction_of(nodes, "Heavy_Operations"), 0x10 / 255.0);
   EXPECT_NEAR(fraction_of(nodes, "Light_Operations"), (0x80 - 0x10) / 255.0, 1e-12);
@@ -192,9 +191,8 @@ TEST(RegionPerfMetrics, GroupHasSlotsLeadingAndAFieldEventEach) {
 class RegionPerfMetricsSysfs : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = std::filesystem::temp_directory_path() /
-            ("topdown-region-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    root_ = std::filesystem::temp_directory_path() / ("topdown-region-" + std::to_string(::getpid()) + "-" +
+                                                      ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::remove_all(root_);
   }
   void TearDown() override { std::filesystem::remove_all(root_); }

@@ -28,10 +28,10 @@ void spin_for(std::chrono::milliseconds time) {
 }
 
 // The session, or a skip where perf_event_open is not permitted at all.
-#define OPEN_OR_SKIP(session, options)                                                         \
-  std::optional<Error> error;                                                                  \
-  std::optional<Session> session = Session::try_open(options, &error);                         \
-  if (!session && error->code() == ErrorCode::NotPermitted) GTEST_SKIP() << error->what();     \
+#define OPEN_OR_SKIP(session, options)                                                     \
+  std::optional<Error> error;                                                              \
+  std::optional<Session> session = Session::try_open(options, &error);                     \
+  if (!session && error->code() == ErrorCode::NotPermitted) GTEST_SKIP() << error->what(); \
   ASSERT_TRUE(session.has_value()) << error->what()
 
 TEST(RegionSoftwareModel, ASessionOpensOnAnyMachineAndMeasuresRegions) {

@@ -20,8 +20,8 @@ TEST(RegionThreads, AnotherThreadGetsWrongThreadAndChangesNothing) {
   std::vector<ErrorCode> codes;
   std::string message;
   std::thread other([&] {
-    for (auto action : {+[](Session& s, RegionId id) { s.begin(id); }, +[](Session& s, RegionId) { s.end(); },
-                        +[](Session& s, RegionId) { s.region("other"); }}) {
+    for (auto action : {+[](Session&s, RegionId id) { s.begin(id); }, +[](Session&s, RegionId) { s.end(); },
+                        +[](Session&s, RegionId) { s.region("other"); }}) {
       try {
         action(fake.session, work);
         codes.push_back(ErrorCode::Ok);

@@ -94,8 +94,9 @@ TEST(Csv, HasAStableHeaderAndOneRowPerNodeAndEvent) {
   Fixture f;
   auto lines = lines_of(render_csv(f.evaluation, f.sample, f.run));
   ASSERT_EQ(lines.size(), 1u + 6u + 1u);
-  EXPECT_EQ(lines[0],
-            "kind,name,level,parent,vendor_name,value,unit,over_threshold,bottleneck,counted_share,status,missing_events");
+  EXPECT_EQ(
+      lines[0],
+      "kind,name,level,parent,vendor_name,value,unit,over_threshold,bottleneck,counted_share,status,missing_events");
   EXPECT_EQ(lines[1], "node,Busy,1,,,0.75,fraction,1,0,1.0000,ok,");
   EXPECT_EQ(lines[2], "node,Busy_Memory,2,Busy,,0.5625,fraction,1,1,0.5000,multiplexed,");
   EXPECT_EQ(lines[6], "info,IPC,0,,,2.5,instructions/cycle,0,0,1.0000,ok,");
@@ -198,7 +199,7 @@ TEST(Text, HidesNodesUnderThresholdUnlessVerbose) {
   Fixture f;
   std::string quiet = render_text(f.evaluation, f.sample, f.run, {});
   EXPECT_NE(quiet.find("Hyper"), std::string::npos);  // level 1 is always shown
-  f.sample.events["mem_stalls"] = {20, 10, 10};                // Busy_Memory under threshold
+  f.sample.events["mem_stalls"] = {20, 10, 10};       // Busy_Memory under threshold
   f.evaluation = eval::evaluate(f.model, {"Busy", "Busy_Memory", "Busy_Core", "Idle"}, f.sample, {});
   quiet = render_text(f.evaluation, f.sample, f.run, {});
   EXPECT_EQ(quiet.find("Busy_Memory"), std::string::npos);

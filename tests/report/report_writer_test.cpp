@@ -230,8 +230,7 @@ TEST(ReportWriter, ColumnsHaveOneLinePerRecordSoNoUnits) {
   Stream s;
   EXPECT_THROW(ReportWriter(Layout{Format::Columns, TextOptions{}, true, true}), std::invalid_argument);
   ReportWriter text(Layout{Format::Text, TextOptions{}, true, false});
-  EXPECT_THROW(text.write(0.2, {s.report(s.sample(1000), 0.2), s.report(s.sample(1000), 0.2)}),
-               std::invalid_argument);
+  EXPECT_THROW(text.write(0.2, {s.report(s.sample(1000), 0.2), s.report(s.sample(1000), 0.2)}), std::invalid_argument);
 }
 
 TEST(RunInfoReport, AKilledWorkloadAndTheCountedTargetAreShown) {
@@ -255,7 +254,9 @@ TEST(RunInfoReport, AKilledWorkloadAndTheCountedTargetAreShown) {
   run.command.clear();
   run.pids = {42};
   run.signal.reset();
-  EXPECT_EQ(render_text(s.evaluate(whole), whole, run, TextOptions{}).rfind("topdown: Tiny test model (tiny), process 42, 1.25 s\n", 0), 0u);
+  EXPECT_EQ(render_text(s.evaluate(whole), whole, run, TextOptions{})
+                .rfind("topdown: Tiny test model (tiny), process 42, 1.25 s\n", 0),
+            0u);
 }
 
 TEST(SignalName, SpellsTheSignal) {

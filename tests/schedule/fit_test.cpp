@@ -115,9 +115,9 @@ TEST(Fits, PerfMetricsFieldsNeedSlotsAndNoCounter) {
 TEST(Pack, PutsPerfMetricsFieldsInTheGroupThatSlotsLeads) {
   // Slots is first needed by another node than the fields; they still end up
   // together, with slots first as the kernel requires.
-  auto groups = pack({event("a"), event("b"), event("c"), event("TOPDOWN.SLOTS", ~0ull, 3), metric("retiring"),
-                      metric("fe")},
-                     {0, 0, 1, 1, 2, 2}, {2, 4});
+  auto groups =
+      pack({event("a"), event("b"), event("c"), event("TOPDOWN.SLOTS", ~0ull, 3), metric("retiring"), metric("fe")},
+           {0, 0, 1, 1, 2, 2}, {2, 4});
   ASSERT_EQ(groups.size(), 2u);
   EXPECT_EQ(groups[0].events.size(), 2u);
   ASSERT_EQ(groups[1].events.size(), 4u);
@@ -127,9 +127,7 @@ TEST(Pack, PutsPerfMetricsFieldsInTheGroupThatSlotsLeads) {
   EXPECT_THROW(pack({metric("retiring")}, {0}, {2, 4}), Error);
 }
 
-TEST(Pack, RejectsAnEventNoCounterAccepts) {
-  EXPECT_THROW(pack({event("x", 0b100)}, {0}, {2, 0}), Error);
-}
+TEST(Pack, RejectsAnEventNoCounterAccepts) { EXPECT_THROW(pack({event("x", 0b100)}, {0}, {2, 0}), Error); }
 
 }  // namespace
 }  // namespace topdown::schedule

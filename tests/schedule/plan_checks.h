@@ -63,7 +63,7 @@ struct GroupCount {
 };
 
 struct PlanCount {
-  std::map<std::string, int> group_of;                         // each event's group
+  std::map<std::string, int> group_of;  // each event's group
   std::vector<GroupCount> groups;
   std::vector<std::pair<std::string, int>> perf_metrics_fields;  // the register's fields and their groups
 };
@@ -86,8 +86,8 @@ inline PlanCount check_every_group(const schedule::Plan& plan, const schedule::C
     for (const events::Encoding& event : group.events) {
       EXPECT_EQ(event.pmu, group.pmu);
       if (event.fixed_counter) {
-        EXPECT_TRUE(fixed_used.insert(*event.fixed_counter).second) << "two events on fixed counter "
-                                                                     << *event.fixed_counter;
+        EXPECT_TRUE(fixed_used.insert(*event.fixed_counter).second)
+            << "two events on fixed counter " << *event.fixed_counter;
       } else if (!event.topdown_metric) {
         ++tally.general;
       }

@@ -17,10 +17,10 @@ namespace {
 constexpr uint64_t kCounters0To3 = 0xF;
 constexpr uint64_t kCounter0 = 0x1;
 
-const std::set<std::string> kPerfMetricsFields = {
-    "PERF_METRICS.RETIRING",         "PERF_METRICS.BAD_SPECULATION",    "PERF_METRICS.FRONTEND_BOUND",
-    "PERF_METRICS.BACKEND_BOUND",    "PERF_METRICS.HEAVY_OPERATIONS",   "PERF_METRICS.BRANCH_MISPREDICTS",
-    "PERF_METRICS.FETCH_LATENCY",    "PERF_METRICS.MEMORY_BOUND"};
+const std::set<std::string> kPerfMetricsFields = {"PERF_METRICS.RETIRING",         "PERF_METRICS.BAD_SPECULATION",
+                                                  "PERF_METRICS.FRONTEND_BOUND",   "PERF_METRICS.BACKEND_BOUND",
+                                                  "PERF_METRICS.HEAVY_OPERATIONS", "PERF_METRICS.BRANCH_MISPREDICTS",
+                                                  "PERF_METRICS.FETCH_LATENCY",    "PERF_METRICS.MEMORY_BOUND"};
 
 // The parameter: SMT on.
 class SprPlan : public testing::ShippedModelPlan<bool> {

@@ -25,7 +25,8 @@ inline model::Model tiny_model() {
   m.constants["Width"] = 4;
   m.definitions.emplace_back("SLOTS", expr::Expression::parse("Width * cycles"));
   m.nodes.push_back(make_node("Busy", "", 1, "busy_slots / SLOTS", "this > 0.2"));
-  m.nodes.push_back(make_node("Busy_Memory", "Busy", 2, "Busy * mem_stalls / all_stalls", "this > 0.1 and parent_over"));
+  m.nodes.push_back(
+      make_node("Busy_Memory", "Busy", 2, "Busy * mem_stalls / all_stalls", "this > 0.1 and parent_over"));
   m.nodes.push_back(make_node("Busy_Core", "Busy", 2, "Busy - Busy_Memory", "this > 0.1 and parent_over"));
   m.nodes.push_back(make_node("Idle", "", 1, "idle_slots / SLOTS", "this > 0.2"));
   m.nodes.back().identity = expr::Expression::parse("1 - Busy");
