@@ -201,7 +201,7 @@ std::string describe(const Plan& plan) {
     text += "  group " + std::to_string(i + 1) + " [" + group.pmu + ", " +
             std::to_string(group.general_counters_used(plan.budget)) + " general]:";
     for (const auto& event : group.events) {
-      text += " " + event.name;
+      text += " " + counts::spelled(group.copies.key_of(event.name));
       if (uses_fixed_counter(event, plan.budget)) text += "(fixed)";
       if (event.topdown_metric) text += "(metric)";
     }

@@ -93,6 +93,8 @@ TEST(MakePlan, DeeperLevelsAndInfoAndExtraEventsRotateWhenTheyDoNotFit) {
   EXPECT_EQ(plan.node_groups.count("Busy_Memory"), 0u);  // spread over both groups
   for (const auto& group : plan.groups) EXPECT_LE(group.general_counters_used(plan.budget), 3);
   EXPECT_NE(describe(plan).find("groups rotate"), std::string::npos);
+  EXPECT_EQ(plan.groups[1].copies.events, (std::set<std::string, std::less<>>{"cycles"}));
+  EXPECT_NE(describe(plan).find(" cycles:group2"), std::string::npos) << describe(plan);
 }
 
 TEST(MakePlan, RejectsALevelOutOfRange) {
