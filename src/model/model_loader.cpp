@@ -10,6 +10,7 @@
 #include <set>
 
 #include "common/graph.h"
+#include "common/input_file.h"
 #include "common/strings.h"
 #include "model/entry_values.h"
 #include "model/model.h"
@@ -488,15 +489,8 @@ class Loader {
 }  // namespace
 
 Model load_model(const std::filesystem::path& file) {
-  std::error_code ignored;
-  if (std::filesystem::is_directory(file, ignored)) {
-    throw Error("model file " + file.string() + " is a directory; name a .model file");
-  }
-  std::ifstream in(file);
-  if (!in) {
-    throw Error("cannot open model file " + file.string() + ": " + std::strerror(errno) +
-                "; check the path or set TOPDOWN_MODELS to the models folder");
-  }
+  std::ifstream in =
+      open_input(file, "model file", "name a .model file", "check the path or set TOPDOWN_MODELS to the models folder");
   const std::vector<Section> sections = read_sections(in, file.string());
   if (in.bad()) {
     throw Error("cannot read model file " + file.string() + ": " + std::strerror(errno));

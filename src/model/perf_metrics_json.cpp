@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/graph.h"
+#include "common/input_file.h"
 #include "common/strings.h"
 #include "model/perf_metric_formulas.h"
 
@@ -78,15 +79,8 @@ std::string one_line(std::string text) {
 }
 
 nlohmann::json read_json(const std::filesystem::path& file) {
-  std::error_code ignored;
-  if (std::filesystem::is_directory(file, ignored)) {
-    throw Error("perf metric file " + file.string() + " is a directory; name perf's <cpu>-metrics.json");
-  }
-  std::ifstream in(file);
-  if (!in) {
-    throw Error("cannot open perf metric file " + file.string() + ": " + std::strerror(errno) +
-                "; check the path given to --metrics-file");
-  }
+  std::ifstream in =
+      open_input(file, "perf metric file", "name perf's <cpu>-metrics.json", "check the path given to --metrics-file");
   try {
     return nlohmann::json::parse(in);
   } catch (const nlohmann::json::parse_error& error) {
