@@ -109,9 +109,18 @@ class EventMatcher {
   };
   void learn(const std::vector<std::string>& file_events);
 
+  // Where each file event's count goes, in the file's order: decided once
+  // per name, not per interval (a file's list of names only grows).
+  struct Route {
+    counts::EventKey file_key;                    // the name as read (a copy's group parsed)
+    const std::vector<std::string>* model_names;  // into targets_
+  };
+
   const events::Resolver& resolver_;
   std::vector<ModelEvent> model_events_;
   std::map<std::string, std::vector<std::string>, std::less<>> targets_;
+  std::vector<std::string> routed_names_;  // the file events routes_ was built for
+  std::vector<Route> routes_;
 };
 
 // Nodes to compute through their identity because `sample` lacks an event of

@@ -110,12 +110,27 @@ const std::vector<std::string>& EventMatcher::targets(const std::string& file_ev
 
 EventMatcher::Translation EventMatcher::translate(const counts::Sample& file_sample,
                                                   const std::vector<std::string>& file_events) {
-  learn(file_events);
+  const bool extends_routes = file_events.size() >= routed_names_.size() &&
+                              std::equal(routed_names_.begin(), routed_names_.end(), file_events.begin());
+  if (!extends_routes) {
+    routed_names_.clear();
+    routes_.clear();
+  }
+  if (routes_.size() < file_events.size()) {
+    learn(file_events);
+    for (size_t i = routes_.size(); i < file_events.size(); ++i) {
+      counts::EventKey file_key = counts::parse_spelled(file_events[i]);
+      const std::vector<std::string>* model_names = &targets(file_key.event);
+      routes_.push_back({std::move(file_key), model_names});
+      routed_names_.push_back(file_events[i]);
+    }
+  }
   Translation result;
   result.sample.duration_s = file_sample.duration_s;
-  for (const auto& name : file_events) {
-    const counts::EventKey file_key = counts::parse_spelled(name);
-    const auto& model_names = targets(file_key.event);
+  for (size_t i = 0; i < file_events.size(); ++i) {
+    const std::string& name = file_events[i];
+    const counts::EventKey& file_key = routes_[i].file_key;
+    const auto& model_names = *routes_[i].model_names;
     const counts::Count* count = file_sample.find(name);
     if (model_names.empty()) result.unmatched.push_back(name);
     if (!count) continue;
