@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 
 #include "schedule/plan.h"
@@ -10,7 +12,8 @@ namespace topdown::schedule {
 namespace {
 
 events::Resolver tiny_resolver() {
-  std::string path = ::testing::TempDir() + "/tiny.events";
+  // One file per test process: ctest -j runs this binary's tests side by side.
+  const std::string path = ::testing::TempDir() + "/tiny-" + std::to_string(::getpid()) + ".events";
   std::ofstream(path) << "cycles = cpu/event=0x76/\n"
                          "busy_slots = cpu/event=0x1a0,umask=0x1e/\n"
                          "idle_slots = cpu/event=0x1a0,umask=0x1/\n"
@@ -22,7 +25,9 @@ events::Resolver tiny_resolver() {
   config.tables = {path};
   config.pfm_pmu = "-";
   config.cpu.id.vendor = cpu::Vendor::Amd;
-  return events::Resolver(config);
+  events::Resolver resolver(config);
+  std::filesystem::remove(path);
+  return resolver;
 }
 
 std::vector<std::string> names(const Plan& plan) {
