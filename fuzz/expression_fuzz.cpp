@@ -3,13 +3,20 @@
 // expression.h:
 //   - evaluation gives a finite number or n/a, never NaN or infinity;
 //   - to_string() parses back to a tree that prints and evaluates the same;
-//   - folding with some names known gives the value of evaluating with them.
+//   - folding with some names known gives the value of evaluating with them;
+//   - the compiled Program gives the value of the tree, with the same names
+//     answered through slots.
 // A broken promise traps, so libFuzzer keeps the input.
 #include <cmath>
 #include <cstdint>
 #include <string_view>
 
+#include <map>
+#include <string>
+#include <vector>
+
 #include "expr/expression.h"
+#include "expr/program.h"
 #include "fuzz_values.h"
 
 namespace {
@@ -47,6 +54,33 @@ Outcome evaluate(const Expression& expression) {
   return outcome;
 }
 
+// Answers a Program's slots as kScope answers the names bound to them.
+class NamedSlots final : public topdown::expr::Slots {
+ public:
+  std::uint32_t bind(std::string_view name) {
+    const auto [it, added] = slots_.try_emplace(std::string(name), static_cast<std::uint32_t>(names_.size()));
+    if (added) names_.push_back(it->first);
+    return it->second;
+  }
+  Value value_of(std::uint32_t slot) override { return kScope.lookup(names_.at(slot)); }
+
+ private:
+  std::map<std::string, std::uint32_t, std::less<>> slots_;
+  std::vector<std::string> names_;
+};
+
+Outcome run_compiled(const Expression& expression) {
+  NamedSlots slots;
+  const topdown::expr::Program program(expression, [&](std::string_view name) { return slots.bind(name); });
+  Outcome outcome;
+  try {
+    outcome.value = program.run(slots);
+  } catch (const topdown::Error&) {
+    outcome.threw = true;
+  }
+  return outcome;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -58,6 +92,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   const Outcome original = evaluate(expression);
+  if (!(run_compiled(expression) == original)) __builtin_trap();
 
   const std::string printed = expression.to_string();
   const Expression reparsed = Expression::parse(printed);  // a ParseError here is a finding
