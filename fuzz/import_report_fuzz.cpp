@@ -39,12 +39,14 @@ struct Analysis {
     report::RunInfo run;
     run.model_name = model.name;
     run.source = "fuzz";
-    run.interval_time_s = interval.time_s;
     run.elapsed_s = counts.sample.duration_s;
     run.extra_events = counts.unmatched;
-    report::render_text(evaluation, counts.sample, run, report::TextOptions{true, false});
-    report::render_csv(evaluation, counts.sample, run);
-    report::render_json(evaluation, counts.sample, run);
+    const std::vector<report::Report> reports{{"", evaluation, counts.sample, run}};
+    for (const report::Format format :
+         {report::Format::Text, report::Format::Csv, report::Format::Json, report::Format::Columns}) {
+      report::ReportWriter writer({format, report::TextOptions{true, false}, interval.time_s.has_value(), false});
+      writer.write(interval.time_s, reports);
+    }
   }
 
   model::Model model;

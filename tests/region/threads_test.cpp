@@ -1,6 +1,8 @@
 // What happens when sessions meet threads (run under ThreadSanitizer in CI).
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -109,6 +111,41 @@ TEST(RegionThreads, LiveSessionsOnSeveralThreadsCountTheirOwnThread) {
   ASSERT_TRUE(results[0]->slots && results[1]->slots);
   EXPECT_EQ(results[0]->calls, 1u);
   EXPECT_NEAR(*results[1]->slots / *results[0]->slots, 2.0, 0.4);
+}
+
+// The same on the kernel's software events, so that every machine (and
+// ThreadSanitizer in CI) runs sessions opened, used and read on several
+// threads at once.
+TEST(RegionThreads, SoftwareEventSessionsOnSeveralThreadsAreIndependent) {
+  constexpr int kThreads = 3;
+  std::vector<std::optional<RegionResult>> results(kThreads);
+  std::vector<std::string> errors(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([t, &results, &errors] {
+      Options options;
+      options.model_file = TOPDOWN_SOURCE_DIR "/tests/data/software.model";
+      std::optional<Error> error;
+      auto session = Session::try_open(options, &error);
+      if (!session) {
+        errors[static_cast<std::size_t>(t)] = error->what();
+        return;
+      }
+      const RegionId work = session->region("work");
+      for (int call = 0; call <= t; ++call) Scope scope(*session, work);
+      results[static_cast<std::size_t>(t)] = session->result("work");
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) {
+    const std::string& error = errors[static_cast<std::size_t>(t)];
+    if (error.find("not permitted") != std::string::npos) GTEST_SKIP() << error;
+    ASSERT_TRUE(error.empty()) << error;
+    const auto& result = results[static_cast<std::size_t>(t)];
+    ASSERT_TRUE(result.has_value()) << t;
+    EXPECT_EQ(result->calls, static_cast<uint64_t>(t + 1)) << t;
+    EXPECT_EQ(result->dropped_calls, 0u) << t;
+  }
 }
 
 TEST(RegionThreads, CApiErrorMessagesBelongToTheThreadThatFailed) {
