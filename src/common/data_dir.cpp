@@ -11,8 +11,10 @@ namespace {
 
 // From the folders of an installed binary to the installed models, relative
 // (TOPDOWN_BIN_TO_MODELS, TOPDOWN_LIB_TO_MODELS: set by CMake from the
-// install layout), then the build tree's link.
-constexpr std::array<const char*, 3> kBesideBinary = {TOPDOWN_BIN_TO_MODELS, TOPDOWN_LIB_TO_MODELS, "models"};
+// install layout), then the build tree's link, beside build/topdown or one
+// folder up for the binaries in build/bench and the like.
+constexpr std::array<const char*, 4> kBesideBinary = {TOPDOWN_BIN_TO_MODELS, TOPDOWN_LIB_TO_MODELS, "models",
+                                                      "../models"};
 
 bool is_folder(const std::filesystem::path& path) {
   std::error_code error;

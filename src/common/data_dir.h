@@ -12,8 +12,9 @@ namespace topdown {
 std::optional<std::filesystem::path> models_dir_from_environment();
 
 // The models of a binary in `folder`: share/topdown/models of the install
-// layout reached from its bin or lib folder, else `models` beside it (the
-// build tree links the source tree's models there, beside build/topdown);
+// layout reached from its bin or lib folder, else `models` beside it or one
+// folder up (the build tree links the source tree's models beside
+// build/topdown, which build/bench/* find one folder up);
 // nullopt when none of them is a folder.
 std::optional<std::filesystem::path> models_dir_beside(const std::filesystem::path& folder);
 

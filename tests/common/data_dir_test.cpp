@@ -61,7 +61,8 @@ TEST(ModelsDir, BesideTheProgramInTheBuildTree) {
   const TempTree tree;
   const std::filesystem::path models = tree.mkdir("build/models");
   EXPECT_EQ(models_dir_beside(tree.root() / "build"), models);
-  EXPECT_EQ(models_dir_beside(tree.root()), std::nullopt);
+  EXPECT_EQ(models_dir_beside(tree.mkdir("build/bench")), models);  // the benchmarks, one folder down
+  EXPECT_EQ(models_dir_beside(tree.mkdir("elsewhere")), std::nullopt);
 }
 
 TEST(ModelsDir, AFileIsNoFolder) {
