@@ -50,13 +50,22 @@ CsvRow event_row(const std::string& event, const counts::Sample& sample) {
 
 }  // namespace
 
+void append_csv_line(std::string& out, const CsvRow& leading, const CsvRow& fields) {
+  bool first = true;
+  for (const CsvRow* part : {&leading, &fields}) {
+    for (const std::string& field : *part) {
+      if (!first) out += ',';
+      first = false;
+      append_field(out, field);
+    }
+  }
+  out += '\n';
+}
+
 std::string csv_line(const CsvRow& fields) {
   std::string line;
-  for (size_t i = 0; i < fields.size(); ++i) {
-    if (i > 0) line += ',';
-    append_field(line, fields[i]);
-  }
-  return line + "\n";
+  append_csv_line(line, {}, fields);
+  return line;
 }
 
 const CsvRow& csv_header() {

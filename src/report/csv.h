@@ -13,6 +13,9 @@ using CsvRow = std::vector<std::string>;
 // One CSV line ending in "\n": the fields joined by commas, a field quoted
 // (its quotes doubled) when it holds a comma, a quote, CR or LF (RFC 4180).
 std::string csv_line(const CsvRow& fields);
+// The same line appended to `out`, with `leading` fields (a record's time
+// and scope) before `fields`: no line is built apart, for streams of many.
+void append_csv_line(std::string& out, const CsvRow& leading, const CsvRow& fields);
 
 // The column names of a report's CSV, as README.md documents them.
 const CsvRow& csv_header();

@@ -76,9 +76,7 @@ std::string ReportWriter::csv(std::optional<double> time_s, const std::vector<Re
   for (const Report& report : reports) {
     if (layout_.scoped) leading[scope_column] = csv_scope(report.scope);
     for (const CsvRow& row : csv_rows(report.evaluation, report.sample, report.run)) {
-      CsvRow line = leading;
-      line.insert(line.end(), row.begin(), row.end());
-      out += csv_line(line);
+      append_csv_line(out, leading, row);
     }
   }
   return out;

@@ -193,6 +193,14 @@ TEST(CsvLine, QuotesOnlyFieldsThatNeedIt) {
   EXPECT_EQ(csv_line({}), "\n");
 }
 
+TEST(CsvLine, AppendsLeadingFieldsThenTheRowQuotingBoth) {
+  std::string out = "header\n";
+  append_csv_line(out, {"1.5", "a,b"}, {"node", "Busy"});
+  append_csv_line(out, {}, {"x"});
+  append_csv_line(out, {"2"}, {});
+  EXPECT_EQ(out, "header\n1.5,\"a,b\",node,Busy\nx\n2\n");
+}
+
 TEST(ReportWriter, JsonOfUnitsIsOneObjectPerUnitWithScopeAndTime) {
   Stream s;
   const std::vector<std::string> timed = lines_of(s.unit_records(Format::Json, true));
