@@ -6,6 +6,7 @@
 // its own is import_fuzz.cpp.
 #include <cmath>
 #include <cstdint>
+#include <memory>
 
 #include "common/data_dir.h"
 #include "eval/evaluate.h"
@@ -31,8 +32,9 @@ struct Analysis {
     eval::Options options;
     options.vars.smt_enabled = file.smt_enabled.value_or(false);
     options.vars.ebs_mode = file.ebs_mode.value_or(false);
-    options.identities = import::identities_for(model, options.vars, nodes, counts.sample);
-    const eval::Evaluation evaluation = eval::evaluate(model, nodes, counts.sample, options);
+    const auto folded = std::make_shared<const model::FoldedModel>(model, options.vars);
+    options.identities = import::identities_for(folded, nodes, counts.sample);
+    const eval::Evaluation evaluation = eval::Evaluator(folded, nodes, options).evaluate(counts.sample);
     for (const eval::NodeResult& result : evaluation.nodes) {
       if (result.value && !std::isfinite(*result.value)) __builtin_trap();
     }

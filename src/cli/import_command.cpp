@@ -38,7 +38,7 @@ class FileAnalysis {
       eval_options.vars = decision_->vars;
       eval_options.identities = decision_->identities;
       eval_options.fallbacks = decision_->fallbacks;
-      evaluator_.emplace(model_, decision_->nodes, eval_options);
+      evaluator_.emplace(decision_->folded, decision_->nodes, eval_options);
     }
     if (!per_unit()) return {evaluate("", interval.sample, file)};
     aggregate::Aggregation units;

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -126,7 +127,9 @@ class EventMatcher {
 // Nodes to compute through their identity because `sample` lacks an event of
 // their own formula but has every event the identity needs (a perf command
 // printed from a plan that used the identity counts only those).
-model::IdentityChoice identities_for(const model::Model& model, const model::RunVariables& vars,
+// Each takes the model folded for the run once (model::FoldedModel), shared
+// by every trial and by the evaluator that follows.
+model::IdentityChoice identities_for(const std::shared_ptr<const model::FoldedModel>& folded,
                                      const std::vector<std::string>& nodes, const counts::Sample& sample);
 
 // Nodes to compute through their fallback formula (docs/model-format.md)
@@ -137,11 +140,11 @@ struct FallbackChoice {
   model::FallbackChoice nodes;
   std::set<std::string> missing_events;  // of the formulas they replace
 };
-FallbackChoice fallbacks_for(const model::Model& model, const model::RunVariables& vars,
+FallbackChoice fallbacks_for(const std::shared_ptr<const model::FoldedModel>& folded,
                              const model::IdentityChoice& identities, const counts::Sample& sample);
 
 // Info metrics whose events are all in `sample`.
-std::vector<std::string> info_metrics_counted(const model::Model& model, const model::RunVariables& vars,
+std::vector<std::string> info_metrics_counted(const std::shared_ptr<const model::FoldedModel>& folded,
                                               const model::IdentityChoice& identities, const counts::Sample& sample);
 
 }  // namespace topdown::import

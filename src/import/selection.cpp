@@ -13,9 +13,9 @@ bool all_counted(const std::set<std::string>& events, const counts::Sample& samp
 
 }  // namespace
 
-model::IdentityChoice identities_for(const model::Model& model, const model::RunVariables& vars,
+model::IdentityChoice identities_for(const std::shared_ptr<const model::FoldedModel>& folded,
                                      const std::vector<std::string>& nodes, const counts::Sample& sample) {
-  const auto folded = std::make_shared<const model::FoldedModel>(model, vars);
+  const model::Model& model = folded->model();
   model::IdentityChoice chosen;
   for (const auto& name : nodes) {
     const model::Node* node = model.find(name);
@@ -32,9 +32,9 @@ model::IdentityChoice identities_for(const model::Model& model, const model::Run
   return chosen;
 }
 
-FallbackChoice fallbacks_for(const model::Model& model, const model::RunVariables& vars,
+FallbackChoice fallbacks_for(const std::shared_ptr<const model::FoldedModel>& folded,
                              const model::IdentityChoice& identities, const counts::Sample& sample) {
-  const auto folded = std::make_shared<const model::FoldedModel>(model, vars);
+  const model::Model& model = folded->model();
   FallbackChoice chosen;
   for (const model::Node& node : model.nodes) {
     if (!node.fallback) continue;
@@ -55,11 +55,11 @@ FallbackChoice fallbacks_for(const model::Model& model, const model::RunVariable
   return chosen;
 }
 
-std::vector<std::string> info_metrics_counted(const model::Model& model, const model::RunVariables& vars,
+std::vector<std::string> info_metrics_counted(const std::shared_ptr<const model::FoldedModel>& folded,
                                               const model::IdentityChoice& identities, const counts::Sample& sample) {
-  const model::Dependencies deps(model, vars, identities);
+  const model::Dependencies deps(folded, identities);
   std::vector<std::string> metrics;
-  for (const auto& node : model.nodes) {
+  for (const auto& node : folded->model().nodes) {
     if (node.is_info && all_counted(deps.events_of(node.name), sample)) metrics.push_back(node.name);
   }
   return metrics;

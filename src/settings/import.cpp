@@ -41,8 +41,9 @@ ImportDecision decide_import(const ImportOptions& options, const model::Model& m
   selection.max_level = options.report.level;
   selection.all_info = options.all_info;
   decision.nodes = schedule::select_nodes(model, selection);
-  decision.identities = import::identities_for(model, vars, decision.nodes, sample);
-  const import::FallbackChoice fallbacks = import::fallbacks_for(model, vars, decision.identities, sample);
+  decision.folded = std::make_shared<const model::FoldedModel>(model, vars);
+  decision.identities = import::identities_for(decision.folded, decision.nodes, sample);
+  const import::FallbackChoice fallbacks = import::fallbacks_for(decision.folded, decision.identities, sample);
   decision.fallbacks = fallbacks.nodes;
   if (!decision.fallbacks.empty()) {
     decision.warnings.push_back(
@@ -53,7 +54,7 @@ ImportDecision decide_import(const ImportOptions& options, const model::Model& m
   }
   if (!options.all_info) {
     // Like stat's Info metrics that ride along: those the file has the events for.
-    for (auto& metric : import::info_metrics_counted(model, vars, decision.identities, sample)) {
+    for (auto& metric : import::info_metrics_counted(decision.folded, decision.identities, sample)) {
       decision.nodes.push_back(std::move(metric));
     }
   }

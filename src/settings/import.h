@@ -4,6 +4,7 @@
 // measured machine's topology comes from. Decided once, from the file's
 // first sample, so that every interval and unit is reported alike. Pure
 // functions of the options, the file's facts, the model and its resolver.
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -19,6 +20,8 @@ namespace topdown::settings {
 
 struct ImportDecision {
   model::RunVariables vars;
+  // The model folded for `vars`: for the selection and the evaluator alike.
+  std::shared_ptr<const model::FoldedModel> folded;
   std::vector<std::string> nodes;  // the tree to -l, then the Info metrics that ride along
   model::IdentityChoice identities;
   model::FallbackChoice fallbacks;
