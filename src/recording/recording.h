@@ -1,0 +1,100 @@
+#pragma once
+// A sampling recording in memory, however it was made: read from topdown's
+// own data file (`topdown record`, docs/record-format.md) or from `perf
+// script` output of a perf record with the same groups. The input of the
+// per-function profile (src/profile).
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "counts/counts.h"
+
+namespace topdown::recording {
+
+// One counter group as it was sampled: its leader samples, and every sample
+// reads the whole group (leader sampling, perf's `{...}:S`).
+struct SampledGroup {
+  std::vector<std::string> events;  // the model's event names; [0] is the leader
+  counts::GroupCopies copies{};     // as schedule::Group::copies: the events counted again here
+  uint64_t period = 0;              // -c: leader events between samples (0 when sampling by frequency)
+  uint64_t frequency = 0;           // -F: samples per second (0 when sampling by period)
+  // Whole-run enabled and running time of the group (ns), summed over the
+  // streams it was opened on: how multiplexed it was. Both 0 when the file
+  // does not say (perf script); the group is then taken as counted all the time.
+  uint64_t time_enabled = 0;
+  uint64_t time_running = 0;
+};
+
+// What the run was: enough to evaluate it again without the machine.
+struct Header {
+  std::string model;    // model name (models/<name>.model) or the path given to --model
+  std::string cpu;      // the CPU as detected, for the report's heading
+  int level = 1;        // -l of the record
+  std::string command;  // the command line, or "-p 123", "-a"
+  bool smt_enabled = false;
+  int cpus_online = 1;
+  std::vector<SampledGroup> groups;
+};
+
+constexpr uint32_t kNoSymbol = std::numeric_limits<uint32_t>::max();
+
+// One sample of one group: where the leader overflowed, and what every event
+// of the group counted since the previous sample of the same stream (the
+// same group opened on the same CPU or thread).
+struct Sample {
+  uint64_t time = 0;  // ns, perf's clock
+  uint32_t pid = 0;
+  uint32_t tid = 0;
+  int32_t cpu = -1;
+  uint64_t ip = 0;
+  bool kernel = false;         // the ip is in the kernel
+  uint32_t group = 0;          // index into Header::groups
+  uint32_t symbol = kNoSymbol;  // index into Recording::symbols when the file already named the function (perf script)
+  uint32_t first_value = 0;    // deltas are values[first_value, first_value + groups[group].events.size())
+};
+
+// A file mapped into a process (perf's MMAP2 record, or /proc/PID/maps of a
+// process that ran before recording started).
+struct Mapping {
+  uint64_t time = 0;
+  uint32_t pid = 0;
+  uint64_t start = 0;
+  uint64_t length = 0;
+  uint64_t file_offset = 0;
+  std::string path;
+  std::string build_id;  // hex, empty when not recorded
+  bool executable = true;
+};
+
+// A process event, in time order with the mappings: exec (comm with exec:
+// the old mappings are gone), fork (child inherits the parent's) and exit.
+struct Task {
+  enum class Kind { Exec, Fork, Exit, Comm };
+  Kind kind = Kind::Comm;
+  uint64_t time = 0;
+  uint32_t pid = 0;
+  uint32_t tid = 0;
+  uint32_t parent_pid = 0;  // Fork
+  std::string comm;         // Exec, Comm
+};
+
+// A function the file named (perf script's sym field): no ip to resolve.
+struct NamedSymbol {
+  std::string function;  // as printed (demangled when perf demangled it)
+  std::string module;    // the dso, "[kernel.kallsyms]", "[unknown]"
+};
+
+struct Recording {
+  Header header;
+  std::vector<Sample> samples;  // in file order
+  std::vector<uint64_t> values;  // every sample's deltas (Sample::first_value)
+  std::vector<Mapping> mappings;
+  std::vector<Task> tasks;
+  std::vector<NamedSymbol> symbols;
+  uint64_t lost_samples = 0;  // records the kernel dropped (PERF_RECORD_LOST / LOST_SAMPLES)
+  bool truncated = false;     // the file ends inside a record: read up to the last whole one
+  std::vector<std::string> warnings;
+};
+
+}  // namespace topdown::recording

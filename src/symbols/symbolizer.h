@@ -1,0 +1,54 @@
+#pragma once
+// Addresses of sampled processes to functions and source lines: executables
+// and shared libraries through elfutils (libdwfl), kernel addresses through
+// /proc/kallsyms, JIT code through /tmp/perf-PID.map, "[unknown]" for the rest.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace topdown::symbols {
+
+struct Location {
+  std::string function;  // demangled; the outermost non-inlined function, "[unknown]" when none
+  std::string inlined;   // the innermost inlined function at the address, empty when not inlined
+  std::string module;    // file name of the executable or library, "[kernel]", "[jit]", "[unknown]"
+  std::string file;      // source file, empty without line information
+  int line = 0;          // 0 without line information
+};
+
+// A symbolizer of the processes of one recording. Feed it the recording's
+// mappings and task events in time order, interleaved with resolve() calls
+// for samples at that point in time.
+class Symbolizer {
+ public:
+  struct Options {
+    std::string kallsyms = "/proc/kallsyms";  // empty: no kernel symbols
+    std::string jit_map_dir = "/tmp";         // perf-PID.map files
+    bool lines = true;                        // source file and line (slower)
+  };
+  explicit Symbolizer(Options options);
+  Symbolizer();
+  ~Symbolizer();
+  Symbolizer(Symbolizer&&) noexcept;
+  Symbolizer& operator=(Symbolizer&&) noexcept;
+
+  void map(uint32_t pid, uint64_t start, uint64_t length, uint64_t file_offset, const std::string& path,
+           const std::string& build_id);
+  void exec(uint32_t pid);                  // the process's old mappings are gone
+  void fork(uint32_t child, uint32_t parent);  // the child starts with the parent's mappings
+  void exit(uint32_t pid);
+
+  // Cached per (process image, address): repeated addresses cost a lookup.
+  const Location& resolve(uint32_t pid, uint64_t ip, bool kernel);
+
+  // One line per problem met so far (a binary that vanished or changed since
+  // recording, a stripped binary, an unreadable kallsyms), each said once.
+  std::vector<std::string> warnings() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace topdown::symbols
