@@ -3,6 +3,7 @@
 
 #include "cli/commands.h"
 #include "cli/context.h"
+#include "cli/html_output.h"
 #include "cli/output.h"
 #include "cli/render.h"
 #include "eval/evaluate.h"
@@ -26,6 +27,9 @@ class FileAnalysis {
         matcher_(model_, resolver_) {}
 
   bool per_unit() const { return options_.per != aggregate::View::Global; }
+  const model::Model& model() const { return model_; }
+  // As decided by the first sample.
+  const model::RunVariables& vars() const { return decision_->vars; }
 
   // The reports of one interval (or the whole file): one, or one per unit of
   // --per-thread/--per-core/--per-socket.
@@ -125,11 +129,23 @@ int run_import(const ImportOptions& options) {
   // Each interval is written as the file is read (the whole file's report
   // once it is read to the end); the output file appears at the end.
   ReportSink sink(options.report.output);
+  HtmlOutput html(options.report, analysis.model(), counting_words(options));
   import::read_file(options.file, read_options, [&](const import::Interval& interval, const import::FileInfo& file) {
-    sink.write(writer.write(interval.time_s, analysis.reports(interval, file)));
-});
-sink.commit();
-return 0;
+    const auto reports = analysis.reports(interval, file);
+    sink.write(writer.write(interval.time_s, reports));
+    html.add(options.per_interval ? interval.time_s : std::nullopt, reports);
+  });
+  if (html && options.per_interval) {
+    // The page's tree is the whole file's, which a stream of intervals
+    // does not give: read it once more, summed.
+    read_options.per_interval = false;
+    import::read_file(options.file, read_options, [&](const import::Interval& whole, const import::FileInfo& file) {
+      html.add(std::nullopt, analysis.reports(whole, file));
+    });
+  }
+  sink.commit();
+  html.commit(analysis.vars());
+  return 0;
 }  // namespace topdown::cli
 
 }  // namespace topdown::cli

@@ -21,6 +21,7 @@ void add_report_options(CLI::App& command, topdown::cli::ReportOptions& report) 
   command.add_flag("--json", report.json, "JSON output (see README)")->excludes(csv);
   command.add_flag("--no-color", report.no_color, "Never use colour");
   command.add_option("-o,--output", report.output, "Write the report to FILE (whole or not at all)");
+  command.add_option("--html", report.html, "Also write the report as one self-contained HTML page to FILE");
 }
 
 void add_metrics_file_option(CLI::App& command, std::string& file) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "cli/html_output.h"
 #include "cli/output.h"
 #include "cli/render.h"
 #include "cli/stat_units.h"
@@ -112,13 +113,15 @@ int count_and_report(const StatOptions& options, const Context& context, const s
                                                     {options.user, options.keep_root});
 
   ReportSink sink(options.report.output);
+  HtmlOutput html(options.report, context.model, counting_words(options));
   report::ReportWriter writer(report_layout(options.report, options.interval_ms.has_value(), units.has_value()));
   collect::IntervalOptions intervals;
   if (options.interval_ms) {
     intervals.period = std::chrono::milliseconds(*options.interval_ms);
     intervals.on_interval = [&](const collect::Interval& interval) {
-      sink.write(writer.write(interval.time_s,
-                              analysis.reports(interval.sample, interval.places, analysis.interval_run(interval), {})));
+      const auto reports = analysis.reports(interval.sample, interval.places, analysis.interval_run(interval), {});
+      sink.write(writer.write(interval.time_s, reports));
+      html.add(interval.time_s, reports);
     };
   }
 
@@ -140,9 +143,11 @@ int count_and_report(const StatOptions& options, const Context& context, const s
     notes.push_back("the workload was killed by " + report::signal_name(*result.signal) +
                     "; the counts cover it until then");
   }
-  sink.write(writer.write(
-      std::nullopt, analysis.reports(result.sample, result.places, analysis.whole_run(result), std::move(notes))));
+  const auto reports = analysis.reports(result.sample, result.places, analysis.whole_run(result), std::move(notes));
+  sink.write(writer.write(std::nullopt, reports));
+  html.add(std::nullopt, reports);
   sink.commit();
+  html.commit(vars);
   return result.exit_code;
 }
 

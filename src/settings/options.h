@@ -23,6 +23,7 @@ struct ReportOptions {
   bool no_color = false;
   bool columns = false;  // stat --columns: time and level 1 on one line per record
   std::string output;    // -o FILE; stderr when empty
+  std::string html;      // --html FILE: the records also as one HTML page; none when empty
 };
 
 struct StatOptions {

@@ -1,0 +1,49 @@
+#pragma once
+// The page's pictures, as SVG elements. Private to the html stage.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "eval/evaluate.h"
+#include "html/html.h"
+#include "model/dependencies.h"
+#include "report/report.h"
+
+namespace topdown::html {
+
+// The fill of a node's area (FE, BAD, BE, BE/Mem, BE/Core, RET, SMT).
+std::string area_color(std::string_view area);
+
+// The tree of `evaluation` as an icicle: one row per level, each node a box
+// inside its parent's span, as wide as its share of slots (a node of
+// another domain, cycles or stalls, as if it were the same share of slots,
+// narrowed to fit its parent when its siblings overflow it). Each box is a
+// <g class="node" data-node=NAME data-value=VALUE> with a <title> tooltip.
+std::string icicle_svg(const eval::Evaluation& evaluation, const model::Dependencies& dependencies);
+
+// Level 1 of one scope over time, drawn in at most kTimelineColumns columns
+// (each the mean of its intervals), the bottleneck of each column (the most
+// frequent) as a band, and the `chosen` node's line (an index into `tree`)
+// in a panel under it. `index` numbers the scope's timeline for the script.
+constexpr size_t kTimelineColumns = 600;
+std::string timeline_svg(const std::vector<double>& times, const HtmlWriter::Series& series,
+                         const std::vector<const model::Node*>& tree, int chosen, size_t index);
+
+// Where timeline_svg draws the chosen node's line, for the script that
+// redraws it: {columns, left, width, line_top, line_height}.
+nlohmann::json timeline_geometry();
+
+// One small bar chart per level-1 node, one bar per unit, the units sorted
+// by that node's value, largest first.
+std::string units_svg(const std::vector<report::Report>& reports);
+
+// The inline script: redraws the chosen node's line of every timeline from
+// the page's data, and shows the tree of the unit chosen.
+std::string_view page_script();
+
+// "12.3%" (a tree node, clamped) with its marks, "2.50 IPC", "n/a".
+std::string shown_value(const eval::NodeResult& node);
+
+}  // namespace topdown::html

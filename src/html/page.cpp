@@ -1,0 +1,228 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/error.h"
+#include "html/draw.h"
+#include "html/escape.h"
+#include "html/html.h"
+
+namespace topdown::html {
+namespace {
+
+// Beyond these, the data stays in the page but is not drawn: a page of a
+// hundred trees or timelines is not read, and would load slowly.
+constexpr size_t kMaxTrees = 64;
+constexpr size_t kMaxTimelines = 16;
+
+constexpr std::string_view kStyle = R"(
+body{font:14px/1.4 sans-serif;margin:16px 24px;color:#222;max-width:1400px}
+h1{font-size:20px;margin:0 0 8px}h2{font-size:17px;margin:24px 0 8px;border-bottom:1px solid #ddd}
+dl.run{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0}dt{color:#666}dd{margin:0}
+.warnings{background:#fff6e0;border:1px solid #e8c872;padding:6px 10px 6px 28px;margin:8px 0}
+.bottleneck-line{font-weight:bold}.tree{display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start}
+table.info{border-collapse:collapse;font-size:13px}table.info td,table.info th{padding:2px 8px;text-align:left}
+table.info td.value{text-align:right;font-variant-numeric:tabular-nums}table.info tr:nth-child(even){background:#f4f4f4}
+table.info tr.over td.name{font-weight:bold}.legend span{display:inline-block;margin-right:14px}
+.legend i{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:-1px}
+.units{display:flex;flex-wrap:wrap;gap:16px}svg text{pointer-events:none}svg g.node{cursor:pointer}
+.note{color:#666;font-size:13px}
+)";
+
+constexpr std::string_view kAreas[][2] = {{"FE", "Frontend"},    {"BAD", "Bad Speculation"},
+                                          {"BE", "Backend"},     {"BE/Mem", "Backend: Memory"},
+                                          {"BE/Core", "Backend: Core"}, {"RET", "Retiring"}};
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& word : words) out += (out.empty() ? "" : " ") + word;
+  return out;
+}
+
+std::string legend() {
+  std::string out = R"(<p class="legend">)";
+  for (const auto& [area, name] : kAreas) {
+    out += fmt::format(R"(<span><i style="background:{}"></i>{}</span>)", area_color(area), name);
+  }
+  return out +
+         "<span>outlined: the bottleneck's path</span><span>faded: under its threshold</span>"
+         "<span>hatched: unreliable (counted too little)</span><span>red corner: outside 0-100%, clamped</span></p>";
+}
+
+std::string definition(std::string_view term, const std::string& text) {
+  return fmt::format("<dt>{}</dt><dd>{}</dd>", term, escape(text));
+}
+
+std::string header(const std::vector<report::Report>& tree, const PageInfo& info, size_t intervals) {
+  const report::Report& first = tree.front();
+  const report::RunInfo& run = first.run;
+  std::string out = fmt::format("<header><h1>topdown: {}</h1><dl class=\"run\">",
+                                escape(run.source.empty() ? joined(run.command) : run.source));
+  out += definition("CPU and model", run.model_title + " (" + run.model_name + ")");
+  if (run.source.empty()) {
+    out += definition("command", joined(run.command));
+  } else {
+    out += definition("file", run.source);
+  }
+  std::string duration = fmt::format("{:.3f} s", run.elapsed_s);
+  if (intervals > 0) duration += fmt::format(", {} intervals", intervals);
+  if (run.exit_code) duration += fmt::format(", exit status {}", *run.exit_code);
+  if (run.signal) duration += ", killed by " + report::signal_name(*run.signal);
+  out += definition("duration", duration);
+  if (!info.counting.empty()) out += definition("counting", info.counting);
+  double counted = 1;
+  for (const auto& report : tree) counted = std::min(counted, report.evaluation.counted_share);
+  out += definition("multiplexing", run.multiplexed || counted < 1
+                                        ? fmt::format("{} counter groups rotated: events counted {:.0f}% of the time "
+                                                      "or more, values scaled (~)",
+                                                      run.groups, counted * 100)
+                                        : fmt::format("none: every event counted all the time ({} groups)", run.groups));
+  out += "</dl>";
+  std::vector<std::string> warnings;
+  for (const auto& report : tree) {
+    for (const auto& warning : report.evaluation.warnings) {
+      const std::string line = report.scope.empty() ? warning : report.scope + ": " + warning;
+      if (std::find(warnings.begin(), warnings.end(), line) == warnings.end()) warnings.push_back(line);
+    }
+  }
+  if (!warnings.empty()) {
+    out += "<ul class=\"warnings\">";
+    for (const auto& warning : warnings) out += "<li>" + escape(warning) + "</li>";
+    out += "</ul>";
+  }
+  return out + "</header>";
+}
+
+std::string info_table(const eval::Evaluation& evaluation) {
+  std::string rows;
+  for (const auto& node : evaluation.nodes) {
+    if (!node.node->is_info) continue;
+    rows += fmt::format(R"(<tr class="{}" data-node="{}"><td class="name">{}</td><td class="value">{}</td><td>{}</td></tr>)",
+                        node.over_threshold ? "over" : "under", escape(node.node->name), escape(node.node->name),
+                        escape(shown_value(node)), escape(report::status_of(node)));
+  }
+  if (rows.empty()) return "";
+  return "<div><h3>Info metrics</h3><table class=\"info\"><tr><th>metric</th><th>value</th><th>status</th></tr>" +
+         rows + "</table></div>";
+}
+
+std::string bottleneck_line(const eval::Evaluation& evaluation) {
+  const eval::NodeResult* bottleneck = evaluation.bottleneck();
+  if (!bottleneck) return R"(<p class="bottleneck-line">No bottleneck: no node is over its threshold.</p>)";
+  std::string out = fmt::format(R"(<p class="bottleneck-line">Bottleneck: {} {}</p>)", escape(bottleneck->node->name),
+                                escape(shown_value(*bottleneck)));
+  if (!bottleneck->node->advice.empty()) out += "<p>" + escape(bottleneck->node->advice) + "</p>";
+  return out;
+}
+
+std::string tree_section(const std::vector<report::Report>& tree, bool whole, const model::Dependencies& dependencies) {
+  std::string out = "<section id=\"tree\"><h2>The tree" + std::string(whole ? "" : " (the last interval)") + "</h2>";
+  out += legend();
+  const bool scoped = tree.size() > 1 || !tree.front().scope.empty();
+  if (scoped) {
+    out += R"(<p><label>unit <select id="unit-tree">)";
+    for (size_t i = 0; i < tree.size() && i < kMaxTrees; ++i) {
+      out += fmt::format(R"(<option value="{}">{}</option>)", i, escape(tree[i].scope));
+    }
+    out += "</select></label></p>";
+    if (tree.size() > kMaxTrees) {
+      out += fmt::format(R"(<p class="note">The first {} of {} units are drawn.</p>)", kMaxTrees, tree.size());
+    }
+  }
+  for (size_t i = 0; i < tree.size() && i < kMaxTrees; ++i) {
+    const eval::Evaluation& evaluation = tree[i].evaluation;
+    out += fmt::format(R"(<div class="unit-tree" data-index="{}" data-scope="{}"{}>)", i, escape(tree[i].scope),
+                       i > 0 ? " hidden" : "");
+    out += bottleneck_line(evaluation);
+    out += "<div class=\"tree\"><div>" + icicle_svg(evaluation, dependencies) + "</div>" + info_table(evaluation) +
+           "</div></div>";
+  }
+  return out + "</section>";
+}
+
+int default_chosen(const std::vector<const model::Node*>& tree, const std::vector<report::Report>& records) {
+  const eval::NodeResult* bottleneck = records.empty() ? nullptr : records.front().evaluation.bottleneck();
+  for (size_t n = 0; n < tree.size(); ++n) {
+    if (bottleneck && tree[n] == bottleneck->node) return static_cast<int>(n);
+  }
+  return 0;
+}
+
+std::string time_section(const std::vector<double>& times, const std::vector<HtmlWriter::Series>& series,
+                         const std::vector<const model::Node*>& tree, int chosen) {
+  std::string out =
+      "<section id=\"time\"><h2>Over time</h2><p class=\"note\">Level 1 as a share of slots (each column the mean of "
+      "its intervals), the bottleneck of each column in the band under it, and the line of one node (click a box "
+      "of the tree or choose):</p>";
+  out += R"(<p><label>node <select id="chosen-node">)";
+  for (size_t n = 0; n < tree.size(); ++n) {
+    out += fmt::format(R"(<option value="{}"{}>{}{}</option>)", n, static_cast<int>(n) == chosen ? " selected" : "",
+                       std::string(2 * static_cast<size_t>(tree[n]->level - 1), '.'), escape(tree[n]->name));
+  }
+  out += "</select></label></p>";
+  for (size_t i = 0; i < series.size() && i < kMaxTimelines; ++i) {
+    if (!series[i].scope.empty()) out += "<h3>" + escape(series[i].scope) + "</h3>";
+    out += timeline_svg(times, series[i], tree, chosen, i);
+  }
+  if (series.size() > kMaxTimelines) {
+    out += fmt::format(R"(<p class="note">The first {} of {} units are drawn; the page's data holds all.</p>)",
+                       kMaxTimelines, series.size());
+  }
+  return out + "</section>";
+}
+
+// Values in hundredths of a percent: enough for any picture, and a quarter
+// of the size of full precision for 10,000 intervals of 100 nodes.
+nlohmann::json page_data(const std::vector<double>& times, const std::vector<HtmlWriter::Series>& series,
+                         const std::vector<const model::Node*>& tree) {
+  nlohmann::json nodes = nlohmann::json::array();
+  for (const auto* node : tree) {
+    nodes.push_back({{"name", node->name}, {"level", node->level}, {"parent", node->parent}, {"area", node->area}});
+  }
+  nlohmann::json all = nlohmann::json::array();
+  for (const auto& one : series) {
+    nlohmann::json values = nlohmann::json::array();
+    for (const auto& node_values : one.values) {
+      nlohmann::json list = nlohmann::json::array();
+      for (float value : node_values) {
+        list.push_back(std::isnan(value) ? nlohmann::json() : nlohmann::json(std::lround(value * 10000.0)));
+      }
+      values.push_back(std::move(list));
+    }
+    all.push_back({{"scope", one.scope}, {"values", std::move(values)}, {"bottleneck", one.bottleneck}});
+  }
+  return {{"format", "topdown-html-1"}, {"value_scale", 10000}, {"timeline", timeline_geometry()},
+          {"times", times},            {"nodes", nodes},        {"series", all}};
+}
+
+}  // namespace
+
+std::string HtmlWriter::page(const model::RunVariables& vars) const {
+  const bool whole = whole_.has_value();
+  const std::vector<report::Report>& tree = whole ? *whole_ : last_interval_;
+  if (tree.empty()) throw Error("no report to write as HTML");
+  const model::Dependencies dependencies(model_, vars);
+  const std::string title = tree.front().run.source.empty() ? joined(tree.front().run.command) : tree.front().run.source;
+  std::string out = fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+      // Nothing from the network: the page is all there is.
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+      "script-src 'unsafe-inline'\">"
+      "<title>topdown: {}</title><style>{}</style></head><body>",
+      escape(title), kStyle);
+  out += R"svg(<svg width="0" height="0" style="position:absolute"><defs><pattern id="unreliable" width="6" )svg"
+         R"svg(height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="2" height="6" )svg"
+         R"svg(fill="#000" opacity="0.45"/></pattern></defs></svg>)svg";
+  out += header(tree, info_, times_.size());
+  out += tree_section(tree, whole, dependencies);
+  if (!times_.empty()) out += time_section(times_, series_, tree_nodes_, default_chosen(tree_nodes_, tree));
+  if (tree.size() > 1 || !tree.front().scope.empty()) {
+    out += "<section id=\"units\"><h2>Per unit</h2><div class=\"units\">" + units_svg(tree) + "</div></section>";
+  }
+  out += "<script type=\"application/json\" id=\"td-data\">" + script_json(page_data(times_, series_, tree_nodes_)) +
+         "</script><script>" + std::string(page_script()) + "</script></body></html>\n";
+  return out;
+}
+
+}  // namespace topdown::html

@@ -1,0 +1,132 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "html/html.h"
+#include "support/tiny_model.h"
+
+namespace topdown::html {
+namespace {
+
+struct TinyRun {
+  model::Model model = testing::tiny_model();
+  const std::vector<std::string> nodes = {"Busy", "Busy_Memory", "Busy_Core", "Idle", "IPC"};
+
+  // Busy = busy / (4 * 1000 cycles), Idle the rest.
+  report::Report report(double busy_slots, const std::string& scope = "", const std::string& command = "./app") const {
+    counts::Sample s;
+    s.events["cycles"] = {1000, 10, 10};
+    s.events["busy_slots"] = {busy_slots, 10, 10};
+    s.events["idle_slots"] = {4000 - busy_slots, 10, 10};
+    s.events["mem_stalls"] = {300, 10, 10};
+    s.events["all_stalls"] = {400, 10, 10};
+    s.events["instructions"] = {2500, 10, 10};
+    s.duration_s = 0.2;
+    report::RunInfo run;
+    run.model_name = model.name;
+    run.model_title = model.title;
+    run.command = {command};
+    run.elapsed_s = 0.4;
+    return {scope, eval::evaluate(model, nodes, s, {}), s, run};
+  }
+};
+
+std::string box_of(const std::string& page, const std::string& node) {
+  const auto at = page.find("data-node=\"" + node + "\"");
+  if (at == std::string::npos) return "";
+  const auto start = page.rfind("<g ", at);
+  return page.substr(start, page.find("</g>", at) - start);
+}
+
+nlohmann::json page_data(const std::string& page) {
+  const std::string open = "<script type=\"application/json\" id=\"td-data\">";
+  const auto start = page.find(open) + open.size();
+  return nlohmann::json::parse(page.substr(start, page.find("</script>", start) - start));
+}
+
+TEST(HtmlWriter, EveryTreeNodeHasABoxWithItsValueAndTheBottleneckPathIsOutlined) {
+  TinyRun run;
+  HtmlWriter writer(run.model, {"the command"});
+  writer.add(std::nullopt, {run.report(3000)});  // Busy 75%, Busy_Memory 56.25%, Busy_Core 18.75%
+  const std::string page = writer.page({});
+  EXPECT_NE(box_of(page, "Busy").find(R"(data-value="75.0%")"), std::string::npos);
+  EXPECT_NE(box_of(page, "Busy_Memory").find(R"(data-value="56.2%")"), std::string::npos) << box_of(page, "Busy_Memory");
+  EXPECT_NE(box_of(page, "Idle").find(R"(data-value="25.0%")"), std::string::npos);
+  // Busy -> Busy_Memory is the path; Busy_Memory the bottleneck.
+  EXPECT_NE(box_of(page, "Busy").find(R"(stroke="#000" stroke-width="2")"), std::string::npos);
+  EXPECT_NE(box_of(page, "Busy_Memory").find(R"(stroke="#000" stroke-width="3")"), std::string::npos);
+  EXPECT_EQ(box_of(page, "Idle").find(R"(stroke="#000")"), std::string::npos);
+  // Sized by share of slots: Busy 750 of 1000 wide, its children inside it.
+  EXPECT_NE(box_of(page, "Busy").find(R"(width="750.0")"), std::string::npos);
+  EXPECT_NE(box_of(page, "Busy_Core").find(R"(x="562.5")"), std::string::npos);
+  // The tooltip's threshold and events; the Info metric in the table.
+  EXPECT_NE(box_of(page, "Busy").find("threshold: this &gt; 0.2  (over)"), std::string::npos);
+  EXPECT_NE(box_of(page, "Busy").find("events: busy_slots cycles"), std::string::npos);
+  EXPECT_NE(page.find("<td class=\"value\">2.50 instructions/cycle</td>"), std::string::npos);
+  EXPECT_EQ(page.find("id=\"time\""), std::string::npos);  // no intervals, no timeline
+}
+
+TEST(HtmlWriter, UnderThresholdNodesAreFaded) {
+  TinyRun run;
+  HtmlWriter writer(run.model, {});
+  writer.add(std::nullopt, {run.report(3500)});  // Idle 12.5%: under its 20%
+  const std::string page = writer.page({});
+  EXPECT_NE(box_of(page, "Idle").find(R"(opacity="0.35")"), std::string::npos);
+  EXPECT_EQ(box_of(page, "Busy").find("opacity"), std::string::npos);
+}
+
+TEST(HtmlWriter, IntervalsKeepEveryValueInTheDataAndDrawTheTimeline) {
+  TinyRun run;
+  HtmlWriter writer(run.model, {});
+  for (int i = 0; i < 1500; ++i) writer.add(0.1 * (i + 1), {run.report(i % 2 ? 3000 : 1000)});
+  writer.add(std::nullopt, {run.report(2000)});
+  const std::string page = writer.page({});
+  const nlohmann::json data = page_data(page);
+  ASSERT_EQ(data["times"].size(), 1500U);
+  ASSERT_EQ(data["nodes"][0]["name"], "Busy");
+  EXPECT_EQ(data["series"][0]["values"][0][0], 2500);  // 25.00%
+  EXPECT_EQ(data["series"][0]["values"][0][1], 7500);
+  EXPECT_EQ(data["series"][0]["bottleneck"][0], 3);  // Idle
+  EXPECT_EQ(data["series"][0]["bottleneck"][1], 1);  // Busy_Memory
+  // Drawn in 600 columns: each the mean of 2.5 intervals.
+  const auto polygon = page.find(R"(<polygon class="level1" data-node="Busy")");
+  ASSERT_NE(polygon, std::string::npos);
+  const auto points = page.find("points=\"", polygon) + 8;
+  const std::string drawn = page.substr(points, page.find('"', points) - points);
+  EXPECT_EQ(std::count(drawn.begin(), drawn.end(), ' '), 2 * 602 - 1);
+  // The whole run's bottleneck (Busy_Memory 37.5%) is the node whose line is drawn.
+  EXPECT_NE(page.find(R"(<option value="1" selected>..Busy_Memory</option>)"), std::string::npos);
+  EXPECT_NE(page.find(R"(<text class="chosen-name" x="48" y="234">Busy_Memory</text>)"), std::string::npos);
+}
+
+TEST(HtmlWriter, UnitsGetSortedSmallMultiplesAndATreeEach) {
+  TinyRun run;
+  HtmlWriter writer(run.model, {});
+  writer.add(std::nullopt, {run.report(1000, "CPU0"), run.report(3000, "CPU1"), run.report(2000, "CPU2")});
+  const std::string page = writer.page({});
+  const auto chart = page.substr(page.find(R"(<svg class="unit-chart" data-node="Busy")"));
+  const auto cpu1 = chart.find(R"(data-scope="CPU1")");
+  const auto cpu2 = chart.find(R"(data-scope="CPU2")");
+  const auto cpu0 = chart.find(R"(data-scope="CPU0")");
+  EXPECT_LT(cpu1, cpu2);
+  EXPECT_LT(cpu2, cpu0);
+  EXPECT_NE(page.find(R"(<div class="unit-tree" data-index="2" data-scope="CPU2" hidden>)"), std::string::npos);
+}
+
+TEST(HtmlWriter, HostileNamesAreText) {
+  TinyRun run;
+  HtmlWriter writer(run.model, {"<b>counting</b>"});
+  const std::string hostile = "<img src=x onerror=alert(1)>&\"'\xff";
+  writer.add(1.0, {run.report(3000, hostile, hostile)});
+  writer.add(std::nullopt, {run.report(3000, hostile, hostile)});
+  const std::string page = writer.page({});
+  EXPECT_EQ(page.find("<img"), std::string::npos);
+  EXPECT_EQ(page.find("<b>"), std::string::npos);
+  EXPECT_EQ(page.find('\xff'), std::string::npos);
+  EXPECT_NE(page.find("&lt;img src=x onerror=alert(1)&gt;&amp;&quot;&#39;\xEF\xBF\xBD"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace topdown::html
