@@ -120,9 +120,9 @@ std::string icicle_svg(const eval::Evaluation& evaluation, const model::Dependen
   }
   const double height = depth * kRowHeight;
   return fmt::format(
-      R"(<svg class="icicle" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}" width="{}" height="{}" )"
+      R"(<svg class="icicle" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}" width="100%" )"
       R"(font-family="sans-serif" font-size="12" role="img">{}</svg>)",
-      kWidth, height, kWidth, height, boxes);
+      kWidth, height, boxes);
 }
 
 std::string shown_value(const eval::NodeResult& node) {

@@ -26,7 +26,7 @@ table.info{border-collapse:collapse;font-size:13px}table.info td,table.info th{p
 table.info td.value{text-align:right;font-variant-numeric:tabular-nums}table.info tr:nth-child(even){background:#f4f4f4}
 table.info tr.over td.name{font-weight:bold}.legend span{display:inline-block;margin-right:14px}
 .legend i{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:-1px}
-.units{display:flex;flex-wrap:wrap;gap:16px}svg text{pointer-events:none}svg g.node{cursor:pointer}
+.tree>div:first-child{flex:1 1 640px;min-width:480px}.units{display:flex;flex-wrap:wrap;gap:16px}svg text{pointer-events:none}svg g.node{cursor:pointer}
 .note{color:#666;font-size:13px}
 )";
 
@@ -65,7 +65,8 @@ std::string header(const std::vector<report::Report>& tree, const PageInfo& info
   } else {
     out += definition("file", run.source);
   }
-  std::string duration = fmt::format("{:.3f} s", run.elapsed_s);
+  // An imported file need not say how long it counted.
+  std::string duration = run.elapsed_s > 0 ? fmt::format("{:.3f} s", run.elapsed_s) : "not known";
   if (intervals > 0) duration += fmt::format(", {} intervals", intervals);
   if (run.exit_code) duration += fmt::format(", exit status {}", *run.exit_code);
   if (run.signal) duration += ", killed by " + report::signal_name(*run.signal);
@@ -73,11 +74,13 @@ std::string header(const std::vector<report::Report>& tree, const PageInfo& info
   if (!info.counting.empty()) out += definition("counting", info.counting);
   double counted = 1;
   for (const auto& report : tree) counted = std::min(counted, report.evaluation.counted_share);
-  out += definition("multiplexing", run.multiplexed || counted < 1
-                                        ? fmt::format("{} counter groups rotated: events counted {:.0f}% of the time "
-                                                      "or more, values scaled (~)",
-                                                      run.groups, counted * 100)
-                                        : fmt::format("none: every event counted all the time ({} groups)", run.groups));
+  std::string multiplexing = "none: every event counted all the time";
+  if (run.multiplexed || counted < 1) {
+    multiplexing = fmt::format("events counted {:.0f}% of the time or more, values scaled to the whole time (~)",
+                               counted * 100);
+    if (run.groups > 0) multiplexing += fmt::format("; {} counter groups rotated", run.groups);
+  }
+  out += definition("multiplexing", multiplexing);
   out += "</dl>";
   std::vector<std::string> warnings;
   for (const auto& report : tree) {

@@ -166,8 +166,8 @@ std::string timeline_svg(const std::vector<double>& times, const HtmlWriter::Ser
   const size_t columns = std::min(times.size(), kTimelineColumns);
   return fmt::format(
       R"(<svg class="timeline" data-series="{}" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}" )"
-      R"(width="{}" height="{}" font-family="sans-serif" font-size="12" role="img">{}{}{}{}</svg>)",
-      index, kLeft + kWidth + 8, kHeight, kLeft + kWidth + 8, kHeight, stacked_areas(series, tree, columns),
+      R"(width="100%" style="max-width:{}px" font-family="sans-serif" font-size="12" role="img">{}{}{}{}</svg>)",
+      index, kLeft + kWidth + 8, kHeight, kLeft + kWidth + 8, stacked_areas(series, tree, columns),
       bottleneck_band(times, series, tree, columns), chosen_line(series, tree, chosen, columns), axes(times, columns));
 }
 
