@@ -26,42 +26,15 @@
 #include "import/import.h"
 #include "model/dependencies.h"
 #include "model/model.h"
+#include "perf_file.h"
 #include "schedule/plan.h"
 
 namespace {
 
 using namespace topdown;
+using bench::events_for_all_nodes;
 
 constexpr int kCpus = 8;
-
-std::vector<std::string> events_for_all_nodes(const model::Model& model) {
-  model::RunVariables vars;
-  vars.smt_enabled = true;
-  const model::Dependencies deps(model, vars);
-  std::set<std::string> events;
-  for (const auto& node : model.nodes) {  // every level (1-6) and every Info metric
-    const auto& needed = deps.events_of(node.name);
-    events.insert(needed.begin(), needed.end());
-  }
-  return {events.begin(), events.end()};
-}
-
-void write_perf_file(const std::filesystem::path& path, const std::vector<std::string>& events, int intervals) {
-  std::FILE* out = std::fopen(path.c_str(), "w");
-  if (!out) throw Error("cannot write " + path.string());
-  std::setvbuf(out, nullptr, _IOFBF, 1 << 20);
-  std::fprintf(out, "# started on Mon Jan  6 10:00:00 2025\n\n");
-  for (int i = 1; i <= intervals; ++i) {
-    for (size_t e = 0; e < events.size(); ++e) {
-      for (int cpu = 0; cpu < kCpus; ++cpu) {
-        const unsigned long long value = 1000000ull + static_cast<unsigned long long>(i) * 7 + e * 13 + cpu;
-        std::fprintf(out, "%d.%09d,CPU%d,%llu,,%s,1000450000,%s,,\n", i, 450000, cpu, value, events[e].c_str(),
-                     e % 3 == 0 ? "50.00" : "100.00");
-      }
-    }
-  }
-  if (std::fclose(out) != 0) throw Error("cannot write " + path.string());
-}
 
 long peak_rss_kib() {
   rusage usage{};
@@ -109,7 +82,7 @@ void run(const model::Model& model, import::EventMatcher& matcher, const std::ve
          int intervals) {
   const auto path =
       std::filesystem::temp_directory_path() / ("topdown-import-bench-" + std::to_string(getpid()) + ".csv");
-  write_perf_file(path, events, intervals);
+  bench::write_perf_file(path, events, intervals, kCpus);
   const auto bytes = std::filesystem::file_size(path);
   counts::Sample total;
   std::vector<std::string> names;
@@ -130,7 +103,7 @@ void run(const model::Model& model, import::EventMatcher& matcher, const std::ve
       static_cast<double>(info.rows) / seconds / 1e6, static_cast<double>(bytes) / seconds / 1e6, names.size(),
       translation.unmatched.size(), peak_rss_kib());
 
-  write_perf_file(path, events, intervals);
+  bench::write_perf_file(path, events, intervals, kCpus);
   const PerInterval per_interval = read_per_interval(path, model, matcher);
   std::filesystem::remove(path);
   const double rows = static_cast<double>(info.rows);

@@ -132,20 +132,20 @@ int run_import(const ImportOptions& options) {
   HtmlOutput html(options.report, analysis.model(), counting_words(options));
   import::read_file(options.file, read_options, [&](const import::Interval& interval, const import::FileInfo& file) {
     const auto reports = analysis.reports(interval, file);
-    sink.write(writer.write(interval.time_s, reports));
-    html.add(options.per_interval ? interval.time_s : std::nullopt, reports);
-  });
-  if (html && options.per_interval) {
-    // The page's tree is the whole file's, which a stream of intervals
-    // does not give: read it once more, summed.
-    read_options.per_interval = false;
+  sink.write(writer.write(interval.time_s, reports));
+  html.add(options.per_interval ? interval.time_s : std::nullopt, reports);
+});
+if (html && options.per_interval) {
+  // The page's tree is the whole file's, which a stream of intervals
+  // does not give: read it once more, summed.
+  read_options.per_interval = false;
     import::read_file(options.file, read_options, [&](const import::Interval& whole, const import::FileInfo& file) {
       html.add(std::nullopt, analysis.reports(whole, file));
-    });
-  }
-  sink.commit();
-  html.commit(analysis.vars());
-  return 0;
+});
+}  // namespace topdown::cli
+sink.commit();
+html.commit(analysis.vars());
+return 0;
 }  // namespace topdown::cli
 
 }  // namespace topdown::cli

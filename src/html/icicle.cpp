@@ -64,11 +64,10 @@ std::string box_svg(const eval::NodeResult& node, const Box& box, const model::D
   if (!node.over_threshold) classes += " faded";
   if (node.unreliable) classes += " unreliable";
   if (node.out_of_range) classes += " clamped";
-  std::string out =
-      fmt::format(R"(<g class="{}" data-node="{}" data-value="{}" data-level="{}"{}><title>{}</title>)", classes,
-                  escape(node.node->name), escape(shown_value(node)), node.node->level,
-                  node.over_threshold ? "" : fmt::format(R"( opacity="{}")", kFadedOpacity),
-                  escape(tooltip(node, dependencies)));
+  std::string out = fmt::format(R"(<g class="{}" data-node="{}" data-value="{}" data-level="{}"{}><title>{}</title>)",
+                                classes, escape(node.node->name), escape(shown_value(node)), node.node->level,
+                                node.over_threshold ? "" : fmt::format(R"( opacity="{}")", kFadedOpacity),
+                                escape(tooltip(node, dependencies)));
   // The bottleneck's path is outlined; the bottleneck itself more so.
   const std::string outline = node.bottleneck           ? R"( stroke="#000" stroke-width="3")"
                               : node.on_bottleneck_path ? R"( stroke="#000" stroke-width="2")"
@@ -119,10 +118,9 @@ std::string icicle_svg(const eval::Evaluation& evaluation, const model::Dependen
     }
   }
   const double height = depth * kRowHeight;
-  return fmt::format(
-      R"(<svg class="icicle" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}" width="100%" )"
-      R"(font-family="sans-serif" font-size="12" role="img">{}</svg>)",
-      kWidth, height, boxes);
+  return fmt::format(R"(<svg class="icicle" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}" width="100%" )"
+                     R"(font-family="sans-serif" font-size="12" role="img">{}</svg>)",
+                     kWidth, height, boxes);
 }
 
 std::string shown_value(const eval::NodeResult& node) {
@@ -133,7 +131,7 @@ std::string shown_value(const eval::NodeResult& node) {
 
 std::string area_color(std::string_view area) {
   static const std::map<std::string, std::string, std::less<>> kColors = {
-      {"FE", "#5b8fd9"},      {"BAD", "#e0605e"}, {"BE", "#f0a23b"}, {"BE/Mem", "#e08a2e"},
+      {"FE", "#5b8fd9"},      {"BAD", "#e0605e"}, {"BE", "#f0a23b"},  {"BE/Mem", "#e08a2e"},
       {"BE/Core", "#e6c84a"}, {"RET", "#5fae57"}, {"SMT", "#9a9a9a"},
   };
   auto found = kColors.find(area);

@@ -30,9 +30,9 @@ table.info tr.over td.name{font-weight:bold}.legend span{display:inline-block;ma
 .note{color:#666;font-size:13px}
 )";
 
-constexpr std::string_view kAreas[][2] = {{"FE", "Frontend"},    {"BAD", "Bad Speculation"},
-                                          {"BE", "Backend"},     {"BE/Mem", "Backend: Memory"},
-                                          {"BE/Core", "Backend: Core"}, {"RET", "Retiring"}};
+constexpr std::string_view kAreas[][2] = {
+    {"FE", "Frontend"},           {"BAD", "Bad Speculation"}, {"BE", "Backend"}, {"BE/Mem", "Backend: Memory"},
+    {"BE/Core", "Backend: Core"}, {"RET", "Retiring"}};
 
 std::string joined(const std::vector<std::string>& words) {
   std::string out;
@@ -76,8 +76,8 @@ std::string header(const std::vector<report::Report>& tree, const PageInfo& info
   for (const auto& report : tree) counted = std::min(counted, report.evaluation.counted_share);
   std::string multiplexing = "none: every event counted all the time";
   if (run.multiplexed || counted < 1) {
-    multiplexing = fmt::format("events counted {:.0f}% of the time or more, values scaled to the whole time (~)",
-                               counted * 100);
+    multiplexing =
+        fmt::format("events counted {:.0f}% of the time or more, values scaled to the whole time (~)", counted * 100);
     if (run.groups > 0) multiplexing += fmt::format("; {} counter groups rotated", run.groups);
   }
   out += definition("multiplexing", multiplexing);
@@ -101,9 +101,10 @@ std::string info_table(const eval::Evaluation& evaluation) {
   std::string rows;
   for (const auto& node : evaluation.nodes) {
     if (!node.node->is_info) continue;
-    rows += fmt::format(R"(<tr class="{}" data-node="{}"><td class="name">{}</td><td class="value">{}</td><td>{}</td></tr>)",
-                        node.over_threshold ? "over" : "under", escape(node.node->name), escape(node.node->name),
-                        escape(shown_value(node)), escape(report::status_of(node)));
+    rows += fmt::format(
+        R"(<tr class="{}" data-node="{}"><td class="name">{}</td><td class="value">{}</td><td>{}</td></tr>)",
+        node.over_threshold ? "over" : "under", escape(node.node->name), escape(node.node->name),
+        escape(shown_value(node)), escape(report::status_of(node)));
   }
   if (rows.empty()) return "";
   return "<div><h3>Info metrics</h3><table class=\"info\"><tr><th>metric</th><th>value</th><th>status</th></tr>" +
@@ -195,8 +196,12 @@ nlohmann::json page_data(const std::vector<double>& times, const std::vector<Htm
     }
     all.push_back({{"scope", one.scope}, {"values", std::move(values)}, {"bottleneck", one.bottleneck}});
   }
-  return {{"format", "topdown-html-1"}, {"value_scale", 10000}, {"timeline", timeline_geometry()},
-          {"times", times},            {"nodes", nodes},        {"series", all}};
+  return {{"format", "topdown-html-1"},
+          {"value_scale", 10000},
+          {"timeline", timeline_geometry()},
+          {"times", times},
+          {"nodes", nodes},
+          {"series", all}};
 }
 
 }  // namespace
@@ -206,7 +211,8 @@ std::string HtmlWriter::page(const model::RunVariables& vars) const {
   const std::vector<report::Report>& tree = whole ? *whole_ : last_interval_;
   if (tree.empty()) throw Error("no report to write as HTML");
   const model::Dependencies dependencies(model_, vars);
-  const std::string title = tree.front().run.source.empty() ? joined(tree.front().run.command) : tree.front().run.source;
+  const std::string title =
+      tree.front().run.source.empty() ? joined(tree.front().run.command) : tree.front().run.source;
   std::string out = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
       // Nothing from the network: the page is all there is.

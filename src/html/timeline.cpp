@@ -45,7 +45,9 @@ std::vector<double> column_means(const std::vector<float>& values, size_t column
   return means;
 }
 
-double column_x(size_t c, size_t columns) { return kLeft + (static_cast<double>(c) + 0.5) * kWidth / static_cast<double>(columns); }
+double column_x(size_t c, size_t columns) {
+  return kLeft + (static_cast<double>(c) + 0.5) * kWidth / static_cast<double>(columns);
+}
 
 // "x,y x,y ...": the first and last values held to the plot's edges.
 std::string points(const std::vector<double>& ys, size_t columns) {
@@ -73,7 +75,8 @@ std::string stacked_areas(const HtmlWriter::Series& series, const std::vector<co
     std::string outline = points(upper, columns);
     std::reverse(lower.begin(), lower.end());
     std::string back = fmt::format("{:.1f},{:.1f}", kLeft + kWidth, lower.front());
-    for (size_t c = 0; c < columns; ++c) back += fmt::format(" {:.1f},{:.1f}", column_x(columns - 1 - c, columns), lower[c]);
+    for (size_t c = 0; c < columns; ++c)
+      back += fmt::format(" {:.1f},{:.1f}", column_x(columns - 1 - c, columns), lower[c]);
     back += fmt::format(" {:.1f},{:.1f}", kLeft, lower.back());
     out += fmt::format(R"(<polygon class="level1" data-node="{}" fill="{}" points="{} {}"><title>{}</title></polygon>)",
                        escape(tree[n]->name), area_color(tree[n]->area), outline, back, escape(tree[n]->name));
@@ -107,10 +110,10 @@ std::string bottleneck_band(const std::vector<double>& times, const HtmlWriter::
       const double width = static_cast<double>(end - c) * kWidth / static_cast<double>(columns);
       const size_t first = span_of(c, columns, times.size()).first;
       const size_t last = span_of(end - 1, columns, times.size()).last - 1;
-      out += fmt::format(
-          R"(<rect class="bottleneck-band" x="{:.1f}" y="{}" width="{:.1f}" height="{}" fill="{}">)"
-          R"(<title>bottleneck {} (intervals ending {:g} s to {:g} s)</title></rect>)",
-          x, kBandTop, width, kBandHeight, area_color(node.area), escape(node.name), times[first], times[last]);
+      out += fmt::format(R"(<rect class="bottleneck-band" x="{:.1f}" y="{}" width="{:.1f}" height="{}" fill="{}">)"
+                         R"(<title>bottleneck {} (intervals ending {:g} s to {:g} s)</title></rect>)",
+                         x, kBandTop, width, kBandHeight, area_color(node.area), escape(node.name), times[first],
+                         times[last]);
     }
     c = end;
   }
@@ -126,12 +129,11 @@ std::string chosen_line(const HtmlWriter::Series& series, const std::vector<cons
   }
   std::vector<double> ys(columns);
   for (size_t c = 0; c < columns; ++c) ys[c] = kLineTop + kLineHeight * (1 - zero_if_na(means[c]) / top);
-  return fmt::format(
-      R"(<text class="chosen-name" x="{}" y="{}">{}</text>)"
-      R"(<text class="chosen-top" x="{}" y="{}" text-anchor="end">{:.0f}%</text>)"
-      R"(<polyline class="chosen-line" fill="none" stroke="#222" stroke-width="1.5" points="{}"/>)",
-      kLeft + 4, kLineTop - 6, escape(tree[static_cast<size_t>(chosen)]->name), kLeft - 4, kLineTop + 4, top * 100,
-      points(ys, columns));
+  return fmt::format(R"(<text class="chosen-name" x="{}" y="{}">{}</text>)"
+                     R"(<text class="chosen-top" x="{}" y="{}" text-anchor="end">{:.0f}%</text>)"
+                     R"(<polyline class="chosen-line" fill="none" stroke="#222" stroke-width="1.5" points="{}"/>)",
+                     kLeft + 4, kLineTop - 6, escape(tree[static_cast<size_t>(chosen)]->name), kLeft - 4, kLineTop + 4,
+                     top * 100, points(ys, columns));
 }
 
 std::string axes(const std::vector<double>& times, size_t columns) {

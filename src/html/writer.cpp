@@ -39,8 +39,9 @@ void HtmlWriter::add(std::optional<double> time_s, const std::vector<report::Rep
     series.bottleneck.push_back(-1);
     for (size_t n = 0; n < tree_nodes_.size(); ++n) {
       // Every record of a run evaluates the same nodes in the same order.
-      const eval::NodeResult* result =
-          n < nodes.size() && nodes[n].node == tree_nodes_[n] ? &nodes[n] : report.evaluation.find(tree_nodes_[n]->name);
+      const eval::NodeResult* result = n < nodes.size() && nodes[n].node == tree_nodes_[n]
+                                           ? &nodes[n]
+                                           : report.evaluation.find(tree_nodes_[n]->name);
       const bool known = result && result->value;
       series.values[n].push_back(known ? static_cast<float>(*result->value) : kNa);
       if (result && result->bottleneck) series.bottleneck.back() = static_cast<int>(n);

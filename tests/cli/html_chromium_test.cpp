@@ -27,8 +27,8 @@ namespace {
 const std::string kTopdown = TOPDOWN_BIN;
 const std::string kChromium = "/usr/bin/chromium";
 
-#define SKIP_WITHOUT_CHROMIUM()                 \
-  if (!std::filesystem::exists(kChromium))      \
+#define SKIP_WITHOUT_CHROMIUM()            \
+  if (!std::filesystem::exists(kChromium)) \
   GTEST_SKIP() << kChromium << " is not installed (apt-get install chromium, as scripts/setup-debian.sh does)"
 
 std::string quoted(const std::string& text) {
@@ -57,7 +57,8 @@ std::vector<std::string> model_events(const std::string& name, int level, bool s
 // tree has nodes over and under their thresholds.
 unsigned long long count_of(const std::string& event, int interval, int place) {
   const double base = 1e6 * static_cast<double>(1 + std::hash<std::string>{}(event) % 97);
-  return static_cast<unsigned long long>(base * (1.2 + std::sin(interval / 7.0 + place + static_cast<double>(event.size()))));
+  return static_cast<unsigned long long>(base *
+                                         (1.2 + std::sin(interval / 7.0 + place + static_cast<double>(event.size()))));
 }
 
 // perf stat -x, output: with `intervals` > 0 as -I rows, with `cpus` > 0 as -A rows.
@@ -82,8 +83,10 @@ struct Rendered {
 
 Rendered render(const std::filesystem::path& page) {
   const CommandResult chromium =
-      run_command(kChromium + " --headless --no-sandbox --disable-gpu --dump-dom --virtual-time-budget=2000 "
-                              "--enable-logging=stderr --v=0 " + quoted("file://" + page.string()));
+      run_command(kChromium +
+                  " --headless --no-sandbox --disable-gpu --dump-dom --virtual-time-budget=2000 "
+                  "--enable-logging=stderr --v=0 " +
+                  quoted("file://" + page.string()));
   Rendered rendered{chromium.out, {}};
   std::istringstream err(chromium.err);
   for (std::string line; std::getline(err, line);) {
@@ -204,8 +207,8 @@ TEST(HtmlChromium, HostileNamesAreTextNotMarkup) {
   }
   const auto file = tree.write(hostile + ".csv", rows);
   const std::string page = (tree.root() / "page.html").string();
-  const CommandResult html = run_command(kTopdown + " import --cpu zen5 --smt off --per-thread --html " + page + " " +
-                                         quoted(file.string()));
+  const CommandResult html =
+      run_command(kTopdown + " import --cpu zen5 --smt off --per-thread --html " + page + " " + quoted(file.string()));
   ASSERT_EQ(html.exit_code, 0) << html.err;
   const Rendered rendered = render(page);
   EXPECT_TRUE(rendered.console.empty()) << rendered.console.front();
@@ -214,8 +217,7 @@ TEST(HtmlChromium, HostileNamesAreTextNotMarkup) {
   EXPECT_EQ(rendered.dom.find("<script>x"), std::string::npos);
   EXPECT_NE(rendered.dom.find("&lt;img src=x onerror=alert(1)&gt;&amp;'\"\xEF\xBF\xBD.csv</h1>"), std::string::npos)
       << rendered.dom.substr(0, 2000);
-  EXPECT_NE(rendered.dom.find("<option value=\"0\">&lt;b&gt;app &lt;script&gt;x-42</option>"),
-            std::string::npos);
+  EXPECT_NE(rendered.dom.find("<option value=\"0\">&lt;b&gt;app &lt;script&gt;x-42</option>"), std::string::npos);
 }
 
 }  // namespace

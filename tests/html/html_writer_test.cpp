@@ -52,7 +52,8 @@ TEST(HtmlWriter, EveryTreeNodeHasABoxWithItsValueAndTheBottleneckPathIsOutlined)
   writer.add(std::nullopt, {run.report(3000)});  // Busy 75%, Busy_Memory 56.25%, Busy_Core 18.75%
   const std::string page = writer.page({});
   EXPECT_NE(box_of(page, "Busy").find(R"(data-value="75.0%")"), std::string::npos);
-  EXPECT_NE(box_of(page, "Busy_Memory").find(R"(data-value="56.2%")"), std::string::npos) << box_of(page, "Busy_Memory");
+  EXPECT_NE(box_of(page, "Busy_Memory").find(R"(data-value="56.2%")"), std::string::npos)
+      << box_of(page, "Busy_Memory");
   EXPECT_NE(box_of(page, "Idle").find(R"(data-value="25.0%")"), std::string::npos);
   // Busy -> Busy_Memory is the path; Busy_Memory the bottleneck.
   EXPECT_NE(box_of(page, "Busy").find(R"(stroke="#000" stroke-width="2")"), std::string::npos);
