@@ -130,22 +130,24 @@ int run_import(const ImportOptions& options) {
   // once it is read to the end); the output file appears at the end.
   ReportSink sink(options.report.output);
   HtmlOutput html(options.report, analysis.model(), counting_words(options));
-  import::read_file(options.file, read_options, [&](const import::Interval& interval, const import::FileInfo& file) {
+  const auto write_interval = [&](const import::Interval& interval, const import::FileInfo& file) {
     const auto reports = analysis.reports(interval, file);
-  sink.write(writer.write(interval.time_s, reports));
-  html.add(options.per_interval ? interval.time_s : std::nullopt, reports);
-});
-if (html && options.per_interval) {
-  // The page's tree is the whole file's, which a stream of intervals
-  // does not give: read it once more, summed.
-  read_options.per_interval = false;
-    import::read_file(options.file, read_options, [&](const import::Interval& whole, const import::FileInfo& file) {
+    sink.write(writer.write(interval.time_s, reports));
+    html.add(options.per_interval ? interval.time_s : std::nullopt, reports);
+  };
+  import::read_file(options.file, read_options, write_interval);
+  if (html && options.per_interval) {
+    // The page's tree is the whole file's, which a stream of intervals
+    // does not give: read it once more, summed.
+    const auto add_whole_file = [&](const import::Interval& whole, const import::FileInfo& file) {
       html.add(std::nullopt, analysis.reports(whole, file));
-});
-}  // namespace topdown::cli
-sink.commit();
-html.commit(analysis.vars());
-return 0;
-}  // namespace topdown::cli
+    };
+    read_options.per_interval = false;
+    import::read_file(options.file, read_options, add_whole_file);
+  }
+  sink.commit();
+  html.commit(analysis.vars());
+  return 0;
+}
 
 }  // namespace topdown::cli
