@@ -21,7 +21,7 @@ std::string unit_words(aggregate::View view) {
 
 HtmlOutput::HtmlOutput(const ReportOptions& options, const model::Model& model, std::string counting) {
   if (options.html.empty()) return;
-  sink_.emplace(options.html);
+  sink_.emplace(options.html, "--html");
   writer_.emplace(model, html::PageInfo{std::move(counting)});
 }
 

@@ -15,7 +15,7 @@
 
 namespace topdown::cli {
 
-ReportSink::ReportSink(std::string path) : path_(std::move(path)) {
+ReportSink::ReportSink(std::string path, std::string_view option) : path_(std::move(path)) {
   if (path_.empty()) return;
   std::filesystem::path target(path_);
   std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
@@ -25,7 +25,7 @@ ReportSink::ReportSink(std::string path) : path_(std::move(path)) {
   fd_ = ::mkstemp(name.data());
   if (fd_ < 0) {
     throw Error("cannot write output file " + path_ + ": " + std::strerror(errno) +
-                "; choose a writable directory with -o");
+                "; choose a writable directory with " + std::string(option));
   }
   temporary_ = name.data();
 }

@@ -13,10 +13,10 @@ void write_file_atomically(const std::string& path, const std::string& text);
 // A report written piece by piece (one per interval): straight to stderr when
 // `path` is empty, else into a temporary file beside `path` that replaces it
 // on commit() and is removed when the sink goes away uncommitted. Throws
-// Error naming the path.
+// Error naming the path and `option`, the option that chose it.
 class ReportSink {
  public:
-  explicit ReportSink(std::string path);
+  explicit ReportSink(std::string path, std::string_view option = "-o");
   ~ReportSink();
   ReportSink(const ReportSink&) = delete;
   ReportSink& operator=(const ReportSink&) = delete;

@@ -222,3 +222,38 @@ TEST(HtmlChromium, HostileNamesAreTextNotMarkup) {
 
 }  // namespace
 }  // namespace topdown::testing
+
+namespace topdown::testing {
+namespace {
+
+const std::string kSoftwareStat =
+    TOPDOWN_BIN + std::string(" stat --model ") + TOPDOWN_SOURCE_DIR + "/tests/data/software.model";
+
+TEST(HtmlStat, IntervalsAndTheWholeRunMakeOnePage) {
+  TempTree tree;
+  const auto page = tree.root() / "stat.html";
+  const CommandResult run =
+      run_command(kSoftwareStat + " -I 100 -o /dev/null --html " + page.string() + " -- sleep 0.45");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string html = slurp(page.string());
+  EXPECT_NE(html.find("<dd>sleep 0.45</dd>"), std::string::npos);
+  EXPECT_NE(html.find("every 100 ms"), std::string::npos);
+  EXPECT_NE(html.find("<svg class=\"timeline\""), std::string::npos);
+  const std::string open = "<script type=\"application/json\" id=\"td-data\">";
+  const auto start = html.find(open) + open.size();
+  const auto data = nlohmann::json::parse(html.substr(start, html.find("</script>", start) - start));
+  EXPECT_GE(data["times"].size(), 4U);
+  EXPECT_LE(data["times"].size(), 6U);
+}
+
+TEST(HtmlStat, AnUnwritablePageFailsBeforeCountingAndNamesTheOption) {
+  TempTree tree;
+  const auto page = tree.root() / "missing" / "stat.html";
+  const CommandResult run = run_command(kSoftwareStat + " --html " + page.string() + " -- true");
+  EXPECT_EQ(run.exit_code, 125);
+  EXPECT_NE(run.err.find("choose a writable directory with --html"), std::string::npos) << run.err;
+  EXPECT_FALSE(std::filesystem::exists(page));
+}
+
+}  // namespace
+}  // namespace topdown::testing
