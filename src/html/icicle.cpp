@@ -49,8 +49,8 @@ std::string tooltip(const eval::NodeResult& node, const model::Dependencies& dep
 }
 
 std::string label(const eval::NodeResult& node, double width) {
-  const std::string value = shown_value(node);
-  const std::string full = node.node->name + " " + value;
+  std::string value = shown_value(node);
+  std::string full = node.node->name + " " + value;
   if (static_cast<double>(full.size()) * kCharWidth + 6 <= width) return full;
   if (static_cast<double>(value.size()) * kCharWidth + 6 <= width) return value;
   return "";
