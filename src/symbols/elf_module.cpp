@@ -134,6 +134,7 @@ void ElfModule::open() {
   }
   module_ = module;
   bias_ = bias;
+  functions_ = FunctionIndex(module);
   if (is_stripped()) {
     warnings_.add(path_ +
                   " is stripped (no symbol table, no debug info): its functions come from its dynamic symbols or "
@@ -171,7 +172,7 @@ const Location& ElfModule::resolve(uint64_t file_offset) {
   return cache_.emplace(file_offset, look_up(file_offset)).first->second;
 }
 
-Location ElfModule::look_up(uint64_t file_offset) const {
+Location ElfModule::look_up(uint64_t file_offset) {
   Location location = unknown_;
   auto segment = std::find_if(segments_.begin(), segments_.end(), [&](const LoadSegment& s) {
     return file_offset >= s.file_offset && file_offset - s.file_offset < s.file_size;
@@ -180,10 +181,8 @@ Location ElfModule::look_up(uint64_t file_offset) const {
     return location;
   }
   Dwarf_Addr address = segment->address + (file_offset - segment->file_offset) + bias_;
-  GElf_Off symbol_offset = 0;
-  GElf_Sym symbol;
-  if (const char* name = dwfl_module_addrinfo(module_, address, &symbol_offset, &symbol, nullptr, nullptr, nullptr)) {
-    location.function = demangle(name);
+  if (const std::string* function = functions_.find(address)) {
+    location.function = *function;
   }
   add_inlined_name(address, location);
   if (lines_) {

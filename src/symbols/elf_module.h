@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "symbols/function_index.h"
 #include "symbols/symbolizer.h"
 #include "symbols/warning_log.h"
 
@@ -36,7 +37,7 @@ class ElfModule {
 
   void open();
   bool is_stripped() const;
-  Location look_up(uint64_t file_offset) const;
+  Location look_up(uint64_t file_offset);
   void add_inlined_name(uint64_t address, Location& location) const;
 
   std::string path_;
@@ -47,6 +48,7 @@ class ElfModule {
   Dwfl_Module* module_ = nullptr;  // null when the file cannot be used
   uint64_t bias_ = 0;              // module address = ELF address + bias_
   std::vector<LoadSegment> segments_;
+  FunctionIndex functions_;
   WarningLog& warnings_;
   Location unknown_;
   std::unordered_map<uint64_t, Location> cache_;
