@@ -35,11 +35,13 @@ class Symbolizer {
 
   void map(uint32_t pid, uint64_t start, uint64_t length, uint64_t file_offset, const std::string& path,
            const std::string& build_id);
-  void exec(uint32_t pid);                  // the process's old mappings are gone
+  void exec(uint32_t pid);                     // the process's old mappings are gone
   void fork(uint32_t child, uint32_t parent);  // the child starts with the parent's mappings
   void exit(uint32_t pid);
 
-  // Cached per (process image, address): repeated addresses cost a lookup.
+  // Cached per (file, offset), kernel address and JIT address: repeated
+  // addresses cost a hash lookup, and a library mapped by many processes is
+  // read once. The Location stays valid as long as the Symbolizer.
   const Location& resolve(uint32_t pid, uint64_t ip, bool kernel);
 
   // One line per problem met so far (a binary that vanished or changed since
@@ -50,5 +52,9 @@ class Symbolizer {
   struct State;
   std::unique_ptr<State> state_;
 };
+
+// The GNU build id of an ELF file in hex, as Mapping::build_id records it;
+// empty when the file has none or cannot be read.
+std::string build_id_of(const std::string& path);
 
 }  // namespace topdown::symbols

@@ -1,0 +1,57 @@
+#pragma once
+// One executable or shared library, opened once with libdwfl however many
+// processes map it, and the locations of its addresses, each looked up once.
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "symbols/function_index.h"
+#include "symbols/symbolizer.h"
+#include "symbols/warning_log.h"
+
+struct Dwfl;
+struct Dwfl_Module;
+
+namespace topdown::symbols {
+
+class ElfModule {
+ public:
+  // Opens nothing yet: the file is read at the first resolve().
+  // `recorded_build_id` (hex, may be empty) is what the recording saw. Why
+  // the file's samples lack names (gone, changed, stripped) goes to `warnings`.
+  ElfModule(std::string path, std::string recorded_build_id, bool lines, WarningLog& warnings);
+  ~ElfModule();
+  ElfModule(const ElfModule&) = delete;
+  ElfModule& operator=(const ElfModule&) = delete;
+
+  // The location of the byte at `file_offset` of the file.
+  const Location& resolve(uint64_t file_offset);
+
+ private:
+  struct LoadSegment {
+    uint64_t file_offset;
+    uint64_t file_size;
+    uint64_t address;
+  };
+
+  void open();
+  bool is_stripped() const;
+  Location look_up(uint64_t file_offset);
+  void add_inlined_name(uint64_t address, Location& location) const;
+
+  std::string path_;
+  std::string recorded_build_id_;
+  bool lines_;
+  bool opened_ = false;
+  Dwfl* dwfl_ = nullptr;
+  Dwfl_Module* module_ = nullptr;  // null when the file cannot be used
+  uint64_t bias_ = 0;              // module address = ELF address + bias_
+  std::vector<LoadSegment> segments_;
+  FunctionIndex functions_;
+  WarningLog& warnings_;
+  Location unknown_;
+  std::unordered_map<uint64_t, Location> cache_;
+};
+
+}  // namespace topdown::symbols
