@@ -33,6 +33,8 @@ void check_recordable(const RecordOptions& options, const cpu::CpuInfo& cpu, con
 std::vector<collect::CounterGroup> sampled_groups(const schedule::Plan& plan, const collect::Target& target);
 
 // The data file's header (its groups are filled in by the sampling stage).
+// Its command is the command line, "-p PID[,PID]", "-a" or "-C LIST", or
+// "-a -- CMD" for CPUs sampled while a command runs.
 // `model_name` is the model's name, or the --model path when one was given.
 recording::Header record_header(const RecordOptions& options, const cpu::CpuInfo& cpu, const std::string& model_name,
                                 const model::RunVariables& vars);
