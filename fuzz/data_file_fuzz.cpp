@@ -25,8 +25,8 @@ std::string file_start() {
   recording::SampledGroup group;
   group.events = {"task-clock", "page-faults"};
   file.header.groups.push_back(group);
-  file.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
-                     PERF_SAMPLE_READ;
+  file.sample_type =
+      PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_READ;
   file.read_format =
       PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
   file.streams.push_back({0, {10, 11}, true});

@@ -45,10 +45,10 @@ struct FileHeader {
 
 // Magic, version, the header's JSON length and the JSON, padded with spaces
 // to a multiple of 8 bytes so that the records that follow are aligned.
-std::string encode_file_start(const FileHeader& header);
-// The header from the JSON of a file start. Throws Error naming `file` when
+std::string encode_file_start(const FileHeader& file);
+// The header from the JSON (`text`) of a file start. Throws Error naming `file` when
 // the JSON is not a header.
-FileHeader parse_header_json(std::string_view json, const std::string& file);
+FileHeader parse_header_json(std::string_view text, const std::string& file);
 
 struct GroupTimes {
   uint64_t enabled = 0;
