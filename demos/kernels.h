@@ -16,6 +16,16 @@ struct Kernel {
 uint64_t chase_pointers(uint64_t steps);
 uint64_t branch_on_random_bytes(uint64_t bytes);
 uint64_t alu_chains(uint64_t iterations);
+// Calls fault_pages (mmap, touch every page, munmap: page faults) about a
+// quarter of the time and compute_only (registers only) the other three
+// quarters, both noinline, so that a profile can check each one's share.
+uint64_t faults_and_compute(uint64_t slices);
+// Its two functions, by the names a profile shows:
+// topdown::demo::fault_pages maps 1 MiB, writes a byte per page and unmaps
+// it, `rounds` times (nearly all its time is page faults, in the kernel);
+// topdown::demo::compute_only does register arithmetic only.
+uint64_t fault_pages(uint64_t rounds);
+uint64_t compute_only(uint64_t iterations);
 
 // A fixed-seed generator of our own, so every run (and every libstdc++) does
 // exactly the same work and retires the same instructions.

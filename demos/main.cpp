@@ -12,12 +12,15 @@ namespace {
 
 using topdown::demo::Kernel;
 
-constexpr std::array<Kernel, 3> kKernels{{
+constexpr std::array<Kernel, 4> kKernels{{
     {"pointer-chase", "chase pointers through a random 256 MiB cycle (memory latency bound)", 3'000'000,
      topdown::demo::chase_pointers},
     {"branchy", "branch on random bytes (branch mispredictions)", 150'000'000, topdown::demo::branch_on_random_bytes},
     {"alu", "independent add/xor/shift chains in registers (high IPC, retiring)", 300'000'000,
      topdown::demo::alu_chains},
+    {"faults-and-compute",
+     "page faults in fault_pages (1/4 of the CPU time), arithmetic in compute_only (3/4): a profile's two functions",
+     100, topdown::demo::faults_and_compute},
 }};
 
 constexpr std::string_view kUsage =
@@ -35,7 +38,7 @@ int main(int argc, char** argv) {
   const std::string_view name = argv[1];
   if (name == "list") {
     for (const Kernel& kernel : kKernels) {
-      std::printf("%-14.*s %.*s\n", static_cast<int>(kernel.name.size()), kernel.name.data(),
+      std::printf("%-18.*s %.*s\n", static_cast<int>(kernel.name.size()), kernel.name.data(),
                   static_cast<int>(kernel.description.size()), kernel.description.data());
     }
     return 0;

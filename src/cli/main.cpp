@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "cli/event_list.h"
 #include "cli/output.h"
+#include "cli/record_command.h"
 #include "collect/collect.h"
 #include "common/error.h"
 
@@ -122,6 +123,9 @@ int main(int argc, char** argv) {
   import_command->add_option("--topology", imported.topology,
                              "lscpu -p=CPU,CORE,SOCKET output of the measured machine (default: this machine's)");
 
+  RecordOptions record;
+  auto* record_command = add_record_command(app, record);
+
   auto* info_command = app.add_subcommand("info", "Show the CPU, its PMU and the model topdown would use");
 
   std::string list_cpu;
@@ -163,6 +167,11 @@ int main(int argc, char** argv) {
       stat.command = stat_command->remaining();
       stat.command.insert(stat.command.end(), workload.begin(), workload.end());
       return run_stat(stat);
+    }
+    if (*record_command) {
+      record.live.command = record_command->remaining();
+      record.live.command.insert(record.live.command.end(), workload.begin(), workload.end());
+      return run_record(record);
     }
     if (*import_command) return run_import(imported);
     if (*info_command) return run_info();

@@ -17,18 +17,29 @@ std::string shell_quote(const std::string& word) {
   return quoted + "'";
 }
 
+// The group's events as perf spells them, comma-separated.
+std::string group_members(const schedule::Group& group) {
+  std::string members;
+  for (events::Encoding event : group.events) {
+    // A copy keeps its own name in the file, so that import keeps its counts apart.
+    event.name = counts::spelled(group.copies.key_of(event.name));
+    members += (members.empty() ? "" : ",") + event.perf_spelling();
+  }
+  return members;
+}
+
 std::string event_list(const std::vector<schedule::Group>& groups) {
   std::string list;
   for (const schedule::Group& group : groups) {
-    std::string members;
-    for (events::Encoding event : group.events) {
-      // A copy keeps its own name in the file, so that import keeps its counts apart.
-      event.name = counts::spelled(group.copies.key_of(event.name));
-      members += (members.empty() ? "" : ",") + event.perf_spelling();
-    }
+    const std::string members = group_members(group);
     list += (list.empty() ? "" : ",") + (group.events.size() > 1 ? "{" + members + "}" : members);
   }
   return list;
+}
+
+bool is_uncore(const schedule::Group& group) {
+  return std::any_of(group.events.begin(), group.events.end(),
+                     [](const events::Encoding& event) { return event.uncore; });
 }
 
 std::string command_line(const std::vector<std::string>& command) {
@@ -44,9 +55,7 @@ std::string perf_stat_commands(const schedule::Plan& plan, const std::vector<std
   std::vector<schedule::Group> core;
   std::vector<schedule::Group> uncore;
   for (const schedule::Group& group : plan.groups) {
-    const bool is_uncore = std::any_of(group.events.begin(), group.events.end(),
-                                       [](const events::Encoding& event) { return event.uncore; });
-    (is_uncore ? uncore : core).push_back(group);
+    (is_uncore(group) ? uncore : core).push_back(group);
   }
   const std::string workload = command.empty() ? " -- CMD" : " --" + command_line(command);
   std::string text = "# count with perf, then analyse: " + import_command + " perf.csv\n";
@@ -58,6 +67,23 @@ std::string perf_stat_commands(const schedule::Plan& plan, const std::vector<std
         "# append their file before importing: cat perf-uncore.csv >> perf.csv\n";
     text += "perf stat -a -x, -o perf-uncore.csv -e " + shell_quote(event_list(uncore)) + workload + "\n";
   }
+  return text;
+}
+
+std::string perf_record_command(const schedule::Plan& plan, const std::vector<std::string>& command,
+                                const perf::SampleRate& rate) {
+  const std::string rate_option =
+      rate.frequency != 0 ? "-F " + std::to_string(rate.frequency) : "-c " + std::to_string(rate.period);
+  std::string events;
+  for (const schedule::Group& group : plan.groups) {
+    if (!is_uncore(group)) events += " -e " + shell_quote("{" + group_members(group) + "}:S");
+  }
+  std::string text =
+      "# sample with perf (leader sampling: each sample reads its whole group), then\n"
+      "# perf script of perf.data can be analysed with topdown report (see README)\n";
+  if (plan.multiplexed()) text += "# the groups rotate on the counters, as they do in topdown record\n";
+  text += "perf record " + rate_option + events + " -o perf.data" +
+          (command.empty() ? " -- CMD" : " --" + command_line(command)) + "\n";
   return text;
 }
 

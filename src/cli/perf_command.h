@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "perf/sampling.h"
 #include "schedule/plan.h"
 
 namespace topdown::cli {
@@ -16,5 +17,15 @@ namespace topdown::cli {
 // topdown import line, without the file) included.
 std::string perf_stat_commands(const schedule::Plan& plan, const std::vector<std::string>& command,
                                const std::string& import_command);
+
+}  // namespace topdown::cli
+
+namespace topdown::cli {
+
+// The `perf record` line that samples the plan's core groups as `topdown
+// record` does: one `-e '{...}:S'` per group (leader sampling), at `rate`,
+// running `command`. Uncore groups cannot sample a task and are left out.
+std::string perf_record_command(const schedule::Plan& plan, const std::vector<std::string>& command,
+                                const perf::SampleRate& rate);
 
 }  // namespace topdown::cli

@@ -32,6 +32,9 @@ class Group {
   const Target& target() const { return target_; }
   int fd(std::size_t event) const { return fds_[event].get(); }
   int leader() const { return fd(0); }
+  // The kernel's id of event `event` (PERF_EVENT_IOC_ID), which samples and
+  // group reads name it by; 0 without PERF_FORMAT_ID in its read format.
+  uint64_t id(std::size_t event) const { return ids_[event]; }
 
   // ioctl on the whole group: 0 or the errno.
   int enable() const;

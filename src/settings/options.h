@@ -1,6 +1,7 @@
 #pragma once
 // What the user asked for on the command line, parsed once by the CLI: the
 // settings stage decides a run from these, the CLI wires the stages with it.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,15 @@ struct StatOptions {
   bool keep_root = false;                         // --keep-root: under sudo, the command runs as root too
   aggregate::View per = aggregate::View::Global;  // --per-thread, --per-core, --per-socket; Global: one report
   std::vector<std::string> command;
+};
+
+struct RecordOptions {
+  // What is sampled and how it is planned, as stat takes them: -l, --model,
+  // --cpu, -p, -a, -C, --kernel, --user, --print-perf and the command.
+  StatOptions live;
+  std::optional<uint64_t> frequency;  // -F HZ
+  std::optional<uint64_t> period;     // -c PERIOD
+  std::string output = "topdown.data";
 };
 
 struct ImportOptions {

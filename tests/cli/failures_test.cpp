@@ -10,6 +10,7 @@
 
 #include "../collect/test_support.h"
 #include "../support/temp_tree.h"
+#include "recording/data_file.h"
 #include "run_command.h"
 
 namespace topdown::testing {
@@ -292,6 +293,52 @@ TEST(FailuresCli, ImportOfEmptyAndBinaryFiles) {
     const auto byte = static_cast<unsigned char>(c);
     return (byte < 0x20 && c != '\n') || byte == 0x7f;
   })) << binary.err;
+}
+
+TEST(FailuresCli, RecordToAnUnwritableFileNeverRunsTheCommand) {
+  TempTree tree;
+  const auto marker = tree.root() / "ran";
+  auto r = run_command(kTopdown + " record --model " + kSoftware + " -o " +
+                       (tree.root() / "no/such/dir/x.data").string() + " -- touch " + marker.string());
+  EXPECT_EQ(r.exit_code, 125);
+  expect_one_line(r, "cannot write " + (tree.root() / "no/such/dir/x.data").string() +
+                         ": No such file or directory; choose another file with -o");
+  EXPECT_FALSE(std::filesystem::exists(marker));
+}
+
+// A recording cut anywhere reads up to its last whole record, with a
+// warning; a damaged one is one line naming the file.
+TEST(FailuresCli, TruncatedAndCorruptDataFiles) {
+  TempTree tree;
+  const std::string file = (tree.root() / "run.data").string();
+  auto r = run_command(kTopdown + " record --model " + kSoftware + " -o " + file + " -- " + TOPDOWN_DEMO_BIN +
+                       " alu --iterations 50000000");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string bytes = slurp(file);
+  const std::size_t whole = recording::read_data_file(file).samples.size();
+  ASSERT_GT(whole, 5u);
+  const std::string cut = (tree.root() / "cut.data").string();
+  std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() - 100);
+  const recording::Recording truncated = recording::read_data_file(cut);
+  EXPECT_TRUE(truncated.truncated);
+  EXPECT_LE(truncated.samples.size(), whole);
+  EXPECT_GT(truncated.samples.size(), whole - 3);
+  EXPECT_EQ(truncated.warnings.front().rfind(cut + " ends inside a record", 0), 0u) << truncated.warnings.front();
+
+  const std::string damaged = (tree.root() / "damaged.data").string();
+  std::string corrupt = bytes;
+  const std::size_t header_end =
+      24 + static_cast<unsigned char>(corrupt[16]) + 256u * static_cast<unsigned char>(corrupt[17]);
+  corrupt[header_end + 6] = 3;  // the first record's size: 3 bytes
+  corrupt[header_end + 7] = 0;
+  std::ofstream(damaged, std::ios::binary) << corrupt;
+  try {
+    recording::read_data_file(damaged);
+    ADD_FAILURE() << "no error for a record size of 3";
+  } catch (const Error& error) {
+    EXPECT_EQ(std::string(error.what()), damaged + ": corrupt record at byte " + std::to_string(header_end) +
+                                             " (a record size of 3 bytes); the file is damaged: record again");
+  }
 }
 
 }  // namespace

@@ -1,0 +1,88 @@
+// topdown record: samples the plan's groups into a data file.
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "cli/context.h"
+#include "cli/output.h"
+#include "cli/perf_command.h"
+#include "cli/record_command.h"
+#include "report/report.h"
+#include "sampling/sampling.h"
+#include "schedule/plan.h"
+#include "settings/record.h"
+#include "settings/stat.h"
+
+namespace topdown::cli {
+
+CLI::App* add_record_command(CLI::App& app, settings::RecordOptions& options) {
+  StatOptions& live = options.live;
+  auto* command = app.add_subcommand("record", "Sample a command's counter groups into a data file for report");
+  command->add_option("-l,--level", live.report.level, "Tree depth whose events are sampled (1-6)")
+      ->check(CLI::Range(1, 6));
+  command->add_option("--cpu", live.cpu, "Use the model for this CPU (see `topdown list --cpu`)");
+  command->add_option("--model", live.model_file, "Use the model in FILE (docs/model-format.md)")
+      ->check(CLI::ExistingFile)
+      ->excludes("--cpu");
+  auto* frequency = command->add_option("-F,--freq", options.frequency,
+                                        "Samples per second of each group's running time (default 1000)");
+  frequency->check(CLI::Range(uint64_t{1}, uint64_t{1'000'000}));
+  command->add_option("-c,--count", options.period, "Sample every PERIOD events of each group's leader")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62))
+      ->excludes(frequency);
+  command->add_option("-o,--output", options.output, "Data file to write (default topdown.data)");
+  command->add_flag("-a,--all-cpus", live.system_wide, "Sample everything on every online CPU");
+  command->add_option("-C,--cpus", live.cpu_list, "Sample everything on these CPUs (0-3,6)");
+  command->add_option("-p,--pid", live.pids, "Sample these running processes (PID[,PID])")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
+  command->add_flag("--kernel", live.include_kernel, "Also sample in the kernel (needs perf_event_paranoid <= 1)");
+  auto* user = command->add_option("--user", live.user, "Run the command as this user (needs root)");
+  command->add_flag("--keep-root", live.keep_root, "Under sudo, run the command as root too")->excludes(user);
+  command->add_flag("--print-perf", live.print_perf, "Print the perf record command that samples the same, and exit");
+  command->prefix_command();
+  return command;
+}
+
+int run_record(const RecordOptions& options) {
+  const StatOptions& live = options.live;
+  Context context = make_context(live.cpu, "", live.model_file);
+  const settings::StatPlanning planning = settings::plan_stat(live, context.cpu, context.model);
+  const schedule::Plan plan =
+      schedule::make_plan(context.model, planning.vars, planning.selection, context.resolver, planning.budget);
+  const perf::SampleRate rate = settings::sample_rate(options);
+  if (live.print_perf) {
+    emit("", perf_record_command(plan, live.command, rate));
+    return 0;
+  }
+  settings::check_recordable(options, context.cpu, context.model);
+  const collect::Target target = settings::stat_target(live);
+  sampling::Options sampling_options;
+  sampling_options.rate = rate;
+  sampling_options.include_kernel = live.include_kernel;
+  sampling_options.run_as =
+      collect::choose_identity(::geteuid(), collect::sudo_variables_from_environment(), {live.user, live.keep_root});
+  const recording::Header header = settings::record_header(
+      options, context.cpu, live.model_file.empty() ? context.model.name : live.model_file, planning.vars);
+
+  const sampling::Result result =
+      sampling::record(target, settings::sampled_groups(plan, target), header, options.output, sampling_options);
+  // The lost count is part of every summary: a profile with holes must say so.
+  std::fprintf(stderr, "topdown: wrote %s (%llu bytes, %.2f s); %llu records lost\n", options.output.c_str(),
+               static_cast<unsigned long long>(result.bytes), result.elapsed_s,
+               static_cast<unsigned long long>(result.lost));
+  if (result.lost > 0) {
+    std::fprintf(stderr,
+                 "topdown: the kernel dropped %llu records because a ring buffer was full: functions are "
+                 "undercounted; sample less often (-F) or fewer CPUs\n",
+                 static_cast<unsigned long long>(result.lost));
+  }
+  if (result.signal) {
+    std::fprintf(stderr, "topdown: the workload was killed by %s; the samples cover it until then\n",
+                 report::signal_name(*result.signal).c_str());
+  }
+  return result.exit_code;
+}
+
+}  // namespace topdown::cli

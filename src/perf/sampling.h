@@ -1,0 +1,38 @@
+#pragma once
+// The perf_event_attr fields of leader sampling (perf's `{a,b,c}:S`): the
+// leader of a group samples, and each of its samples reads the whole group.
+#include <linux/perf_event.h>
+
+#include <cstdint>
+
+namespace topdown::perf {
+
+// What each sample carries: the sampling event's id first (so a record's
+// stream is known before its layout), where and when, and the group's
+// values (read_format kReadGroup: nr, times, then a value and an id each).
+// Every other record ends with the same id, tid, time and cpu
+// (sample_id_all), so records of many events can share one ring.
+constexpr uint64_t kSampleType =
+    PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_READ;
+
+// How often the leader samples: `frequency` samples per second of the
+// group's running time (the kernel adjusts the period), or every `period`
+// events. A frequency wins when both are set.
+struct SampleRate {
+  uint64_t frequency = 0;
+  uint64_t period = 0;
+};
+
+struct SamplingOptions {
+  bool leader = false;  // samples at `rate`; members only answer its reads
+  SampleRate rate;
+  bool tracks_tasks = false;  // also writes mmap2, comm, fork and exit records (one event per ring)
+  bool build_id = false;      // mmap2 records carry the build id (kernel 5.12 on) instead of device and inode
+  uint32_t wakeup_bytes = 0;  // poll() wakes when this many bytes wait in the ring (0: every sample)
+};
+
+// Sets the sampling fields of `attr` (made by make_attr with read_format
+// kReadGroup).
+void set_sampling(perf_event_attr& attr, const SamplingOptions& options);
+
+}  // namespace topdown::perf

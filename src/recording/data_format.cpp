@@ -1,0 +1,184 @@
+#include "recording/data_format.h"
+
+#include <linux/perf_event.h>
+
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "common/error.h"
+
+namespace topdown::recording {
+namespace {
+
+using nlohmann::json;
+
+template <typename T>
+void append(std::string& bytes, const T& value) {
+  bytes.append(reinterpret_cast<const char*>(&value), sizeof value);
+}
+
+// Pads to 8 bytes with NULs (strings in records are NUL-terminated) and sets
+// the header's size.
+std::string finish_record(std::string record) {
+  record.resize((record.size() + 7) / 8 * 8, '\0');
+  const auto size = static_cast<uint16_t>(record.size());
+  std::memcpy(record.data() + offsetof(perf_event_header, size), &size, sizeof size);
+  return record;
+}
+
+std::string record_start(uint32_t type, uint16_t misc) {
+  std::string record;
+  append(record, perf_event_header{type, misc, 0});
+  return record;
+}
+
+json group_json(const SampledGroup& group) {
+  return {{"events", group.events},
+          {"copies", {{"number", group.copies.number}, {"events", group.copies.events}}},
+          {"period", group.period},
+          {"frequency", group.frequency}};
+}
+
+SampledGroup group_from(const json& value) {
+  SampledGroup group;
+  group.events = value.at("events").get<std::vector<std::string>>();
+  if (group.events.empty()) throw json::other_error::create(501, "a group without events", &value);
+  group.copies.number = value.at("copies").at("number").get<int>();
+  for (const auto& event : value.at("copies").at("events")) group.copies.events.insert(event.get<std::string>());
+  group.period = value.at("period").get<uint64_t>();
+  group.frequency = value.at("frequency").get<uint64_t>();
+  return group;
+}
+
+}  // namespace
+
+std::string encode_file_start(const FileHeader& file) {
+  const Header& header = file.header;
+  json groups = json::array();
+  for (const SampledGroup& group : header.groups) groups.push_back(group_json(group));
+  json streams = json::array();
+  for (const Stream& stream : file.streams) {
+    streams.push_back({{"group", stream.group}, {"ids", stream.ids}, {"per_thread", stream.per_thread}});
+  }
+  const json document = {{"model", header.model},
+                         {"cpu", header.cpu},
+                         {"level", header.level},
+                         {"command", header.command},
+                         {"smt_enabled", header.smt_enabled},
+                         {"cpus_online", header.cpus_online},
+                         {"groups", groups},
+                         {"sample_type", file.sample_type},
+                         {"read_format", file.read_format},
+                         {"streams", streams}};
+  std::string text = document.dump();
+  text.resize((text.size() + 7) / 8 * 8, ' ');
+  std::string bytes(kMagic);
+  append(bytes, kFormatVersion);
+  append(bytes, uint32_t{0});
+  append(bytes, static_cast<uint64_t>(text.size()));
+  return bytes + text;
+}
+
+FileHeader parse_header_json(std::string_view text, const std::string& file) {
+  FileHeader parsed;
+  try {
+    const json document = json::parse(text);
+    Header& header = parsed.header;
+    header.model = document.at("model").get<std::string>();
+    header.cpu = document.at("cpu").get<std::string>();
+    header.level = document.at("level").get<int>();
+    header.command = document.at("command").get<std::string>();
+    header.smt_enabled = document.at("smt_enabled").get<bool>();
+    header.cpus_online = document.at("cpus_online").get<int>();
+    for (const auto& group : document.at("groups")) header.groups.push_back(group_from(group));
+    parsed.sample_type = document.at("sample_type").get<uint64_t>();
+    parsed.read_format = document.at("read_format").get<uint64_t>();
+    for (const auto& value : document.at("streams")) {
+      Stream stream;
+      stream.group = value.at("group").get<uint32_t>();
+      stream.ids = value.at("ids").get<std::vector<uint64_t>>();
+      stream.per_thread = value.at("per_thread").get<bool>();
+      if (stream.group >= header.groups.size() || stream.ids.size() != header.groups[stream.group].events.size()) {
+        throw json::other_error::create(501, "a stream that does not match its group", &value);
+      }
+      parsed.streams.push_back(std::move(stream));
+    }
+  } catch (const json::exception& error) {
+    throw Error(file + ": corrupt header (" + error.what() + "); the file is damaged: record again");
+  }
+  return parsed;
+}
+
+std::string encode_run_end(uint64_t lost, const std::vector<GroupTimes>& groups) {
+  std::string record = record_start(kRecordRunEnd, 0);
+  append(record, lost);
+  append(record, static_cast<uint64_t>(groups.size()));
+  for (const GroupTimes& times : groups) {
+    append(record, times.enabled);
+    append(record, times.running);
+  }
+  return finish_record(std::move(record));
+}
+
+std::size_t sample_id_bytes(uint64_t sample_type) {
+  std::size_t bytes = 0;
+  for (const uint64_t field :
+       {uint64_t{PERF_SAMPLE_TID}, uint64_t{PERF_SAMPLE_TIME}, uint64_t{PERF_SAMPLE_ID},
+        uint64_t{PERF_SAMPLE_STREAM_ID}, uint64_t{PERF_SAMPLE_CPU}, uint64_t{PERF_SAMPLE_IDENTIFIER}}) {
+    if ((sample_type & field) != 0) bytes += 8;
+  }
+  return bytes;
+}
+
+void append_sample_id(std::string& record, uint64_t sample_type, const SampleId& id) {
+  if ((sample_type & PERF_SAMPLE_TID) != 0) {
+    append(record, id.pid);
+    append(record, id.tid);
+  }
+  if ((sample_type & PERF_SAMPLE_TIME) != 0) append(record, id.time);
+  if ((sample_type & PERF_SAMPLE_ID) != 0) append(record, id.id);
+  if ((sample_type & PERF_SAMPLE_STREAM_ID) != 0) append(record, id.id);
+  if ((sample_type & PERF_SAMPLE_CPU) != 0) {
+    append(record, id.cpu);
+    append(record, uint32_t{0});
+  }
+  if ((sample_type & PERF_SAMPLE_IDENTIFIER) != 0) append(record, id.id);
+}
+
+namespace {
+
+// A NUL-terminated string padded to 8 bytes, as records carry names.
+void append_name(std::string& record, std::string_view name) {
+  record.append(name);
+  record.resize((record.size() + 8) / 8 * 8, '\0');
+}
+
+}  // namespace
+
+std::string encode_comm(uint32_t pid, uint32_t tid, std::string_view comm, bool exec, uint64_t sample_type,
+                        const SampleId& id) {
+  std::string record = record_start(PERF_RECORD_COMM, exec ? PERF_RECORD_MISC_COMM_EXEC : 0);
+  append(record, pid);
+  append(record, tid);
+  append_name(record, comm);
+  append_sample_id(record, sample_type, id);
+  return finish_record(std::move(record));
+}
+
+std::string encode_mmap2(const Mapping& mapping, uint32_t tid, uint32_t protection, uint64_t sample_type,
+                         const SampleId& id) {
+  std::string record = record_start(PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+  append(record, mapping.pid);
+  append(record, tid);
+  append(record, mapping.start);
+  append(record, mapping.length);
+  append(record, mapping.file_offset);
+  record.append(24, '\0');  // device, inode and generation (or build id): not known here
+  append(record, protection);
+  append(record, uint32_t{0});  // flags
+  append_name(record, mapping.path);
+  append_sample_id(record, sample_type, id);
+  return finish_record(std::move(record));
+}
+
+}  // namespace topdown::recording
