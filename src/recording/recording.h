@@ -48,10 +48,10 @@ struct Sample {
   uint32_t tid = 0;
   int32_t cpu = -1;
   uint64_t ip = 0;
-  bool kernel = false;         // the ip is in the kernel
-  uint32_t group = 0;          // index into Header::groups
+  bool kernel = false;          // the ip is in the kernel
+  uint32_t group = 0;           // index into Header::groups
   uint32_t symbol = kNoSymbol;  // index into Recording::symbols when the file already named the function (perf script)
-  uint32_t first_value = 0;    // deltas are values[first_value, first_value + groups[group].events.size())
+  uint32_t first_value = 0;     // deltas are values[first_value, first_value + groups[group].events.size())
 };
 
 // A file mapped into a process (perf's MMAP2 record, or /proc/PID/maps of a
@@ -80,14 +80,17 @@ struct Task {
 };
 
 // A function the file named (perf script's sym field): no ip to resolve.
+// One entry per place the file named (function, module and source line).
 struct NamedSymbol {
   std::string function;  // as printed (demangled when perf demangled it)
   std::string module;    // the dso, "[kernel.kallsyms]", "[unknown]"
+  std::string file;      // source file (perf script's srcline), empty when not known
+  int line = 0;          // 0 when not known
 };
 
 struct Recording {
   Header header;
-  std::vector<Sample> samples;  // in file order
+  std::vector<Sample> samples;   // in file order
   std::vector<uint64_t> values;  // every sample's deltas (Sample::first_value)
   std::vector<Mapping> mappings;
   std::vector<Task> tasks;
