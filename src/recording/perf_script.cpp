@@ -402,10 +402,12 @@ class Reader {
   }
 
   void build_groups() {
+    // By their own names: a copy ("EVENT:group2") feeds what EVENT feeds.
     std::vector<std::string> file_events;
     for (const auto& group : groups_) {
       for (const auto& event : group.events) {
-        if (std::find(file_events.begin(), file_events.end(), event) == file_events.end()) file_events.push_back(event);
+        std::string name = counts::parse_spelled(event).event;
+        if (std::find(file_events.begin(), file_events.end(), name) == file_events.end()) file_events.push_back(name);
       }
     }
     import::EventMatcher matcher(model_, resolver_);
@@ -421,7 +423,8 @@ class Reader {
         const counts::EventKey key = counts::parse_spelled(file_group.events[m]);
         if (key.group > 0) group.copies.number = key.group;
         std::vector<uint32_t> member_slots;
-        for (auto& name : model_events_of(file_group.events[m], matcher, file_group.event_lines[m])) {
+        const size_t line = file_group.event_lines[m] > 0 ? file_group.event_lines[m] : file_group.first_line;
+        for (auto& name : model_events_of(file_group.events[m], matcher, line)) {
           if (key.group > 0) group.copies.events.insert(name);
           member_slots.push_back(static_cast<uint32_t>(group.events.size()));
           group.events.push_back(std::move(name));

@@ -79,8 +79,9 @@ struct Task {
   std::string comm;         // Exec, Comm
 };
 
-// A function the file named (perf script's sym field): no ip to resolve.
-// One entry per place the file named (function, module and source line).
+// A place in the code a sample was charged to, already named (perf script's
+// sym, dso and srcline fields, or the symbolizer's answer for an ip): one
+// entry per function, module and source line.
 struct NamedSymbol {
   std::string function;  // as printed (demangled when perf demangled it)
   std::string module;    // the dso, "[kernel.kallsyms]", "[unknown]"
