@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <string_view>
@@ -24,8 +25,9 @@ std::string remedy() {
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
-std::vector<std::string_view> tokens_of(std::string_view line) {
-  std::vector<std::string_view> tokens;
+// The blank-separated words of `line` into `tokens` (reused: no allocation a line).
+void split_tokens(std::string_view line, std::vector<std::string_view>& tokens) {
+  tokens.clear();
   size_t i = 0;
   while (i < line.size()) {
     while (i < line.size() && is_blank(line[i])) ++i;
@@ -33,7 +35,6 @@ std::vector<std::string_view> tokens_of(std::string_view line) {
     while (i < line.size() && !is_blank(line[i])) ++i;
     if (i > start) tokens.push_back(line.substr(start, i - start));
   }
-  return tokens;
 }
 
 template <class T>
@@ -201,6 +202,13 @@ class Reader {
       if (!probe) throw Error("cannot read perf script file " + path_ + "; check the path");
     }
     import::LineReader reader(path_);
+    // About two lines of 100 bytes a sample: no regrowth of the big arrays.
+    std::error_code unknown_size;
+    const auto bytes = std::filesystem::file_size(path_, unknown_size);
+    if (!unknown_size) {
+      members_.reserve(bytes / 100);
+      pending_.reserve(bytes / 200);
+    }
     std::string_view text;
     size_t last_line = 0;
     while (reader.next(text)) {
@@ -235,7 +243,8 @@ class Reader {
       read_lost(trimmed);
       return;
     }
-    const std::vector<std::string_view> tokens = tokens_of(trimmed);
+    split_tokens(trimmed, tokens_);
+    const std::vector<std::string_view>& tokens = tokens_;
     size_t time_index = 0;
     while (time_index < tokens.size() && !time_ns(tokens[time_index])) ++time_index;
     if (time_index == tokens.size()) {
@@ -276,8 +285,8 @@ class Reader {
   }
 
   void read_lost(std::string_view text) {
-    const std::vector<std::string_view> tokens = tokens_of(text);
-    for (auto token = tokens.rbegin(); token != tokens.rend(); ++token) {
+    split_tokens(text, tokens_);
+    for (auto token = tokens_.rbegin(); token != tokens_.rend(); ++token) {
       if (auto lost = number<uint64_t>(*token)) {
         recording_.lost_samples += *lost;
         return;
@@ -367,6 +376,19 @@ class Reader {
   }
 
   uint32_t symbol_index() {
+    // Samples in a row mostly hit one place: no key to build and hash then.
+    if (last_symbol_ != kNoSymbol) {
+      const NamedSymbol& last = recording_.symbols[last_symbol_];
+      if (last.line == source_line_ && last.function == function_ && last.module == module_ &&
+          last.file == source_file_) {
+        return last_symbol_;
+      }
+    }
+    last_symbol_ = lookup_symbol();
+    return last_symbol_;
+  }
+
+  uint32_t lookup_symbol() {
     key_.assign(function_);
     key_ += '\0';
     key_ += module_;
@@ -470,6 +492,8 @@ class Reader {
   std::string source_file_;
   int source_line_ = 0;
   std::string key_;
+  uint32_t last_symbol_ = kNoSymbol;
+  std::vector<std::string_view> tokens_;
   std::unordered_map<std::string, uint32_t> symbol_indexes_;
 };
 
