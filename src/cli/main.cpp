@@ -125,6 +125,22 @@ int main(int argc, char** argv) {
 
   RecordOptions record;
   auto* record_command = add_record_command(app, record);
+  ProfileOptions profiled;
+  auto* report_command = app.add_subcommand("report", "Show the hot functions of a sampled run, each with its tree");
+  report_command->add_option("file", profiled.file, "perf script output of a leader-sampled record (README)")
+      ->required();
+  add_report_options(*report_command, profiled.report);
+  report_command->add_option("--cpu", profiled.cpu, "Use the model for this CPU (default: this machine's)");
+  report_command->add_option("--model", profiled.model_file, "Use the model in FILE (docs/model-format.md)")
+      ->check(CLI::ExistingFile)
+      ->excludes("--cpu");
+  add_toggle_option(*report_command, "--smt", profiled.smt, "SMT of the measured machine (default: off)");
+  add_toggle_option(*report_command, "--perf-metrics", profiled.perf_metrics,
+                    "Level 1-2 from Intel's PERF_METRICS fields (default: when the file has them)");
+  report_command->add_flag("--info", profiled.all_info, "All Info metrics, even without their events");
+  report_command->add_option("--min-share", profiled.min_share_percent,
+                             "Flag only functions with at least P% of the clockticks (default 5)");
+  report_command->add_option("--sort", profiled.sort_node, "Order functions by this node's slots");
 
   auto* info_command = app.add_subcommand("info", "Show the CPU, its PMU and the model topdown would use");
 
@@ -174,6 +190,7 @@ int main(int argc, char** argv) {
       return run_record(record);
     }
     if (*import_command) return run_import(imported);
+    if (*report_command) return run_report(profiled);
     if (*info_command) return run_info();
     if (*list_command) return run_list(list_cpu, list_metrics_file);
     if (*describe_command) return run_describe(describe_node, describe_cpu, describe_metrics_file);

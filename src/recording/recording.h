@@ -79,10 +79,14 @@ struct Task {
   std::string comm;         // Exec, Comm
 };
 
-// A function the file named (perf script's sym field): no ip to resolve.
+// A place in the code a sample was charged to, already named (perf script's
+// sym, dso and srcline fields, or the symbolizer's answer for an ip): one
+// entry per function, module and source line.
 struct NamedSymbol {
   std::string function;  // as printed (demangled when perf demangled it)
   std::string module;    // the dso, "[kernel.kallsyms]", "[unknown]"
+  std::string file;      // source file (perf script's srcline), empty when not known
+  int line = 0;          // 0 when not known
 };
 
 struct Recording {

@@ -75,6 +75,16 @@ const CsvRow& csv_header() {
   return header;
 }
 
+const CsvRow& csv_sampled_header() {
+  static const CsvRow header = [] {
+    CsvRow columns = {"function", "module", "share", "samples"};
+    columns.insert(columns.end(), csv_header().begin(), csv_header().end());
+    columns.emplace_back("node_samples");
+    return columns;
+  }();
+  return header;
+}
+
 std::vector<CsvRow> csv_rows(const eval::Evaluation& evaluation, const counts::Sample& sample, const RunInfo& run) {
   std::vector<CsvRow> rows;
   for (const auto& node : evaluation.nodes) rows.push_back(node_row(node));

@@ -20,6 +20,10 @@ void append_csv_line(std::string& out, const CsvRow& leading, const CsvRow& fiel
 // The column names of a report's CSV, as README.md documents them.
 const CsvRow& csv_header();
 
+// The columns of sampled reports (topdown report): function, module, share,
+// samples, then csv_header()'s, then node_samples.
+const CsvRow& csv_sampled_header();
+
 // A report's rows, unquoted: each node and Info metric, then each extra event.
 std::vector<CsvRow> csv_rows(const eval::Evaluation& evaluation, const counts::Sample& sample, const RunInfo& run);
 

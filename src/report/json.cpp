@@ -41,6 +41,24 @@ nlohmann::json count_json(const std::string& name, const counts::Count& count) {
           {"counted_share", count.running_share()}};
 }
 
+// A sampled function's share and samples, and each node's samples.
+void add_sampled(nlohmann::json& out, const Sampled& sampled) {
+  out["function"] = sampled.function;
+  out["module"] = sampled.module;
+  out["share"] = sampled.share;
+  out["clock_event"] = sampled.clock_event.empty() ? nlohmann::json() : nlohmann::json(sampled.clock_event);
+  out["samples"] = sampled.samples;
+  out["min_samples"] = sampled.min_samples;
+  out["lost_samples"] = sampled.lost_samples;
+  out["truncated"] = sampled.truncated;
+  for (const char* list : {"nodes", "info"}) {
+    for (auto& node : out[list]) {
+      auto found = sampled.node_samples.find(node["name"].get<std::string>());
+      node["samples"] = found == sampled.node_samples.end() ? nlohmann::json() : nlohmann::json(found->second);
+    }
+  }
+}
+
 }  // namespace
 
 nlohmann::json json_object(const eval::Evaluation& evaluation, const counts::Sample& sample, const RunInfo& run) {
@@ -69,6 +87,7 @@ nlohmann::json json_object(const eval::Evaluation& evaluation, const counts::Sam
       {"extra_events", run.extra_events},
       {"warnings", evaluation.warnings},
   };
+  if (run.sampled) add_sampled(out, *run.sampled);
   // An import names its file where a run names its command.
   if (run.source.empty()) {
     out["command"] = run.command;

@@ -1,6 +1,8 @@
 #pragma once
 // Reports: the same evaluation as a text tree for people, CSV and JSON for
 // programs. The CSV and JSON layouts are documented in README.md and stable.
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,6 +11,22 @@
 #include "eval/evaluate.h"
 
 namespace topdown::report {
+
+// The function name of the whole run's report among sampled functions.
+inline constexpr const char* kWholeProgram = "[whole program]";
+
+// A report of `topdown report`: one function's samples, or the whole run's.
+struct Sampled {
+  std::string function;  // "[whole program]" for the whole run's report
+  std::string module;
+  double share = 0;                                           // of the clockticks (clock_event)
+  std::string clock_event;                                    // empty when the recording has none
+  uint64_t samples = 0;                                       // group samples of the function
+  uint64_t min_samples = 0;                                   // a value resting on fewer is unreliable
+  std::map<std::string, uint64_t, std::less<>> node_samples;  // the samples each node's value rests on
+  uint64_t lost_samples = 0;                                  // the whole run's: records the kernel dropped
+  bool truncated = false;                                     // the whole run's: the file ended inside a record
+};
 
 // What was measured, printed with the results.
 struct RunInfo {
@@ -24,6 +42,7 @@ struct RunInfo {
   int groups = 0;
   bool multiplexed = false;
   std::vector<std::string> extra_events;  // -e events: printed as counts
+  std::optional<Sampled> sampled;         // a report of sampled functions
 };
 
 struct TextOptions {
@@ -56,6 +75,10 @@ struct Layout {
   bool timed = false;
   // One report per unit in each record (never with Columns).
   bool scoped = false;
+  // Reports of sampled functions (RunInfo::sampled, with scoped): in CSV
+  // leading function, module, share and samples columns instead of scope,
+  // and a last node_samples column.
+  bool sampled = false;
 };
 
 // Every report stat and import write, as records written as they happen:
@@ -71,6 +94,9 @@ struct Layout {
 //           (',', '"' and line breaks of a thread's command shown as '_');
 //   Json    a single report indented; timed or scoped, one object per line,
 //           with "time" (T; null for the whole run) and "scope";
+//   sampled (topdown report): each unit a function, its heading in text
+//           with its share of the clockticks and its samples; CSV's
+//           columns as csv_sampled_header();
 //   Columns a header naming the level-1 nodes and the bottleneck, once, then
 //           one line per record: the time ("total" for the whole run), each
 //           level-1 node's value with its marks, the bottleneck's name.
@@ -91,6 +117,7 @@ class ReportWriter {
   std::string csv(std::optional<double> time_s, const std::vector<Report>& reports, bool first) const;
   std::string json(std::optional<double> time_s, const std::vector<Report>& reports) const;
   std::string columns(std::optional<double> time_s, const std::vector<Report>& reports, bool first) const;
+  std::string sampled_csv(const std::vector<Report>& reports, bool first) const;
 
   Layout layout_;
   bool first_ = true;

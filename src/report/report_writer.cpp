@@ -50,18 +50,35 @@ std::string ReportWriter::write(std::optional<double> time_s, const std::vector<
   return text(time_s, reports, first);
 }
 
+// "main [app]: 42.0% of cpu-clock, 1,234 samples" under the scope's heading.
+std::string sampled_heading(const Report& report) {
+  const Sampled& sampled = *report.run.sampled;
+  std::string heading = report.scope + ": ";
+  if (!sampled.clock_event.empty() && sampled.function != kWholeProgram) {
+    heading += fmt::format("{:.1f}% of {}, ", sampled.share * 100, sampled.clock_event);
+  }
+  heading += fmt::format("{} samples", sampled.samples);
+  if (sampled.lost_samples > 0) heading += fmt::format(", {} lost", sampled.lost_samples);
+  if (sampled.truncated) heading += ", file truncated";
+  return heading;
+}
+
 std::string ReportWriter::text(std::optional<double> time_s, const std::vector<Report>& reports, bool first) const {
   std::string out;
   if (layout_.timed) out += (first ? "" : "\n") + time_heading(time_s);
   for (size_t i = 0; i < reports.size(); ++i) {
     const Report& report = reports[i];
-    if (layout_.scoped) out += (i > 0 ? "\n=== " : "=== ") + report.scope + " ===\n";
+    if (layout_.scoped) {
+      const std::string heading = report.run.sampled ? sampled_heading(report) : report.scope;
+      out += (i > 0 ? "\n=== " : "=== ") + heading + " ===\n";
+    }
     out += render_text(report.evaluation, report.sample, report.run, layout_.text);
   }
   return out;
 }
 
 std::string ReportWriter::csv(std::optional<double> time_s, const std::vector<Report>& reports, bool first) const {
+  if (layout_.sampled) return sampled_csv(reports, first);
   CsvRow leading;
   if (layout_.timed) leading.push_back(time_s ? fmt::format("{}", *time_s) : "");
   const size_t scope_column = leading.size();
@@ -76,6 +93,22 @@ std::string ReportWriter::csv(std::optional<double> time_s, const std::vector<Re
   for (const Report& report : reports) {
     if (layout_.scoped) leading[scope_column] = csv_scope(report.scope);
     for (const CsvRow& row : csv_rows(report.evaluation, report.sample, report.run)) {
+      append_csv_line(out, leading, row);
+    }
+  }
+  return out;
+}
+
+std::string ReportWriter::sampled_csv(const std::vector<Report>& reports, bool first) const {
+  std::string out = first ? csv_line(csv_sampled_header()) : "";
+  for (const Report& report : reports) {
+    if (!report.run.sampled) throw std::invalid_argument("a sampled layout's reports are of sampled functions");
+    const Sampled& sampled = *report.run.sampled;
+    const CsvRow leading = {sampled.function, sampled.module, fmt::format("{}", sampled.share),
+                            std::to_string(sampled.samples)};
+    for (CsvRow& row : csv_rows(report.evaluation, report.sample, report.run)) {
+      auto samples = row[0] == "event" ? sampled.node_samples.end() : sampled.node_samples.find(row[1]);
+      row.push_back(samples == sampled.node_samples.end() ? "" : std::to_string(samples->second));
       append_csv_line(out, leading, row);
     }
   }

@@ -23,7 +23,15 @@ bool shown(const eval::NodeResult& r, const std::map<std::string, bool, std::les
   return r.over_threshold && parent != visible.end() && parent->second;
 }
 
-std::string note_text(const eval::NodeResult& r) {
+// The samples a sampled node's value rests on, when too few to trust it.
+std::optional<uint64_t> few_samples(const eval::NodeResult& r, const RunInfo& run) {
+  if (!run.sampled || !r.value) return std::nullopt;
+  auto found = run.sampled->node_samples.find(r.node->name);
+  if (found == run.sampled->node_samples.end() || found->second >= run.sampled->min_samples) return std::nullopt;
+  return found->second;
+}
+
+std::string note_text(const eval::NodeResult& r, const RunInfo& run) {
   std::vector<std::string> notes;
   if (!r.missing_events.empty()) {
     std::string missing = "not counted:";
@@ -39,6 +47,7 @@ std::string note_text(const eval::NodeResult& r) {
   if (r.out_of_range) notes.push_back(fmt::format("raw {:.1f}%", *r.value * 100));
   if (r.value && r.multiplexed) notes.push_back(fmt::format("counted {:.0f}% of the time", r.counted_share * 100));
   if (r.value && r.approximate) notes.push_back("approximate: events of its formula were not counted");
+  if (auto samples = few_samples(r, run)) notes.push_back(fmt::format("{} samples", *samples));
   std::string text;
   for (const auto& note : notes) text += (text.empty() ? "" : "; ") + note;
   return text;
@@ -119,7 +128,7 @@ std::string render_text(const eval::Evaluation& evaluation, const counts::Sample
     std::string name = std::string(indent, ' ') + r.node->name;
     std::string line = fmt::format("  {:<{}}  {:>{}}{:<2} {:<{}}", name, name_width, value_text(r), value_width,
                                    marks(r), last_column, vendor_width);
-    std::string note = note_text(r);
+    std::string note = note_text(r, run);
     if (r.bottleneck) line += " <== bottleneck";
     if (!note.empty()) line += "  (" + note + ")";
     while (!line.empty() && line.back() == ' ') line.pop_back();
@@ -165,6 +174,11 @@ std::string render_text(const eval::Evaluation& evaluation, const counts::Sample
     out +=
         "~ estimate: its events were counted only part of the time (multiplexed) and scaled up.\n"
         "? unreliable: counted too little of the time to be trusted.\n";
+  }
+  if (std::any_of(evaluation.nodes.begin(), evaluation.nodes.end(),
+                  [&](const eval::NodeResult& r) { return few_samples(r, run).has_value(); })) {
+    out += fmt::format("? unreliable: rests on fewer than {} samples (the note says how many).\n",
+                       run.sampled->min_samples);
   }
   if (std::any_of(evaluation.nodes.begin(), evaluation.nodes.end(),
                   [](const eval::NodeResult& r) { return r.approximate && r.value; })) {

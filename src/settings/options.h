@@ -73,4 +73,17 @@ struct ImportOptions {
   std::string topology;                           // --topology FILE: `lscpu -p=CPU,CORE,SOCKET` of the measured machine
 };
 
+// topdown report FILE: the per-function profile of a sampled run.
+struct ProfileOptions {
+  ReportOptions report;  // -v also shows the functions under --min-share
+  std::string file;
+  std::string cpu;                     // --cpu NAME
+  std::string model_file;              // --model FILE
+  Toggle smt = Toggle::Auto;           // --smt on|off; Auto: the recording's, else off
+  Toggle perf_metrics = Toggle::Auto;  // --perf-metrics on|off; Auto: whether it has them
+  bool all_info = false;
+  double min_share_percent = 5;  // --min-share P: functions under P% of the clockticks are never flagged
+  std::string sort_node;         // --sort NODE
+};
+
 }  // namespace topdown::settings

@@ -341,5 +341,37 @@ TEST(FailuresCli, TruncatedAndCorruptDataFiles) {
   }
 }
 
+TEST(FailuresCli, ReportOfBadPerfScriptFiles) {
+  TempTree tree;
+  const std::string sampling = std::string(TOPDOWN_SOURCE_DIR) + "/tests/data/software_sampling.model";
+  const auto out = tree.root() / "report.txt";
+  const std::string report = kTopdown + " report --model " + sampling + " -o " + out.string() + " ";
+  const std::string fields = "perf script -F comm,tid,pid,time,period,event,ip,sym,dso,srcline";
+  const auto empty = tree.write("empty.txt", "").string();
+  auto r = run_command(report + empty);
+  EXPECT_EQ(r.exit_code, 125);
+  expect_one_line(r, empty + " holds no samples: convert a leader-sampled perf record with " + fields);
+  const auto no_period =
+      tree.write("no-period.txt",
+                 "app 7 1.000001: 5 cpu-clock: 401000 main (/app)\napp 7 1.000002: cpu-clock: 401000 "
+                 "main (/app)\n")
+          .string();
+  r = run_command(report + no_period);
+  EXPECT_EQ(r.exit_code, 125);
+  expect_one_line(
+      r, no_period + ":2: no period field after the time: convert a leader-sampled perf record with " + fields);
+  const auto unknown = tree.write("unknown.txt", "app 7 1.000001: 5 cycles: 401000 main (/app)\n").string();
+  r = run_command(report + unknown);
+  EXPECT_EQ(r.exit_code, 125);
+  expect_one_line(r, unknown +
+                         ":1: event cycles is not an event of the software_sampling model; record the groups topdown "
+                         "record --print-perf prints for it");
+  r = run_command(report + "--min-share 101 " + unknown);
+  EXPECT_EQ(r.exit_code, 125);
+  expect_one_line(r, "--min-share 101: give a percentage from 0 to 100");
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_EQ(entries_in(tree.root()), 3) << "the three inputs, no report and no temporary file";
+}
+
 }  // namespace
 }  // namespace topdown::testing

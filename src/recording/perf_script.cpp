@@ -1,0 +1,506 @@
+#include "recording/perf_script.h"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "common/printable.h"
+#include "common/strings.h"
+#include "import/import.h"
+#include "import/line_reader.h"
+
+namespace topdown::recording {
+namespace {
+
+std::string remedy() {
+  return fmt::format("convert a leader-sampled perf record with perf script -F {}", kPerfScriptFields);
+}
+
+bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+// The blank-separated words of `line` into `tokens` (reused: no allocation a line).
+void split_tokens(std::string_view line, std::vector<std::string_view>& tokens) {
+  tokens.clear();
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && is_blank(line[i])) ++i;
+    const size_t start = i;
+    while (i < line.size() && !is_blank(line[i])) ++i;
+    if (i > start) tokens.push_back(line.substr(start, i - start));
+  }
+}
+
+template <class T>
+std::optional<T> number(std::string_view text, int base = 10) {
+  T value{};
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+  if (error != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+  return value;
+}
+
+// perf's time field: seconds with a fraction, then ':' ("11250.862340:").
+std::optional<uint64_t> time_ns(std::string_view token) {
+  if (token.size() < 4 || token.back() != ':') return std::nullopt;
+  token.remove_suffix(1);
+  const size_t dot = token.find('.');
+  if (dot == std::string_view::npos || dot == 0) return std::nullopt;
+  const auto seconds = number<uint64_t>(token.substr(0, dot));
+  std::string_view fraction = token.substr(dot + 1);
+  if (!seconds || fraction.empty() || fraction.size() > 9) return std::nullopt;
+  auto digits = number<uint64_t>(fraction);
+  if (!digits) return std::nullopt;
+  uint64_t ns = *digits;
+  for (size_t i = fraction.size(); i < 9; ++i) ns *= 10;
+  return *seconds * 1000000000ULL + ns;
+}
+
+// One line of a sample: one group member's count.
+struct MemberLine {
+  uint32_t pid = 0;
+  uint32_t tid = 0;
+  int32_t cpu = -1;
+  uint64_t time = 0;
+  uint64_t period = 0;
+  std::string_view event;
+  uint64_t ip = 0;
+  std::string_view function;
+  std::string_view module;
+};
+
+// Splits "sym[+0xoff] (dso)"; the dso is the last parenthesised word, the
+// function what comes before it (C++ names hold blanks and parentheses).
+void split_symbol(std::string_view rest, MemberLine& line) {
+  rest = trim(rest);
+  if (!rest.empty() && rest.back() == ')') {
+    const size_t open = rest.rfind(" (");
+    if (open != std::string_view::npos || rest.front() == '(') {
+      const size_t start = open == std::string_view::npos ? 0 : open + 1;
+      line.module = rest.substr(start + 1, rest.size() - start - 2);
+      rest = trim(rest.substr(0, start));
+    }
+  }
+  // The default layout adds the offset into the function (symoff).
+  const size_t offset = rest.rfind("+0x");
+  if (offset != std::string_view::npos && offset > 0 &&
+      rest.find_first_not_of("0123456789abcdef", offset + 3) == std::string_view::npos) {
+    rest = rest.substr(0, offset);
+  }
+  line.function = rest;
+}
+
+class LineError {
+ public:
+  LineError(const std::string& path, size_t line) : path_(path), line_(line) {}
+  [[noreturn]] void fail(const std::string& what) const { throw ParseError({path_, static_cast<int>(line_), 0}, what); }
+
+ private:
+  const std::string& path_;
+  size_t line_;
+};
+
+// Reads "comm tid[/pid] [cpu] time: period event: ip sym (dso)" with
+// any of the fields before the time left out (perf's -F order).
+MemberLine parse_member(const std::vector<std::string_view>& tokens, std::string_view text, size_t time_index,
+                        const LineError& error) {
+  MemberLine line;
+  line.time = *time_ns(tokens[time_index]);
+  size_t before = time_index;
+  if (before > 0 && tokens[before - 1].front() == '[' && tokens[before - 1].back() == ']') {
+    const std::string_view cpu = tokens[before - 1].substr(1, tokens[before - 1].size() - 2);
+    if (auto value = number<int32_t>(cpu)) line.cpu = *value;
+    --before;
+  }
+  if (before > 0) {
+    const std::string_view ids = tokens[before - 1];
+    const size_t slash = ids.find('/');
+    auto first = number<uint32_t>(ids.substr(0, slash));
+    auto second = slash == std::string_view::npos ? first : number<uint32_t>(ids.substr(slash + 1));
+    if (first && second) {
+      line.pid = *first;
+      line.tid = *second;
+    }
+  }
+  const size_t period_index = time_index + 1;
+  if (period_index >= tokens.size() || !number<uint64_t>(tokens[period_index])) {
+    error.fail("no period field after the time: " + remedy());
+  }
+  line.period = *number<uint64_t>(tokens[period_index]);
+  const size_t event_index = period_index + 1;
+  if (event_index >= tokens.size() || tokens[event_index].size() < 2 || tokens[event_index].back() != ':') {
+    error.fail("no event field after the period: " + remedy());
+  }
+  line.event = tokens[event_index].substr(0, tokens[event_index].size() - 1);
+  const size_t ip_index = event_index + 1;
+  auto ip = ip_index < tokens.size() ? number<uint64_t>(tokens[ip_index], 16) : std::nullopt;
+  if (!ip) error.fail("no ip field after the event: " + remedy());
+  line.ip = *ip;
+  const std::string_view ip_token = tokens[ip_index];
+  split_symbol(text.substr(static_cast<size_t>(ip_token.data() + ip_token.size() - text.data())), line);
+  if (line.function.empty()) error.fail("no sym field after the ip: " + remedy());
+  if (line.module.empty()) line.module = "[unknown]";
+  return line;
+}
+
+// "file.c:332" of the srcline field; perf writes "??:0" or
+// "[kernel.kallsyms][ffff...]" when it does not know.
+std::optional<std::pair<std::string_view, int>> source_line(std::string_view token) {
+  const size_t colon = token.rfind(':');
+  if (colon == std::string_view::npos || colon == 0) return std::nullopt;
+  auto line = number<int>(token.substr(colon + 1));
+  if (!line || *line <= 0 || token.substr(0, colon) == "??") return std::nullopt;
+  return std::make_pair(token.substr(0, colon), *line);
+}
+
+// Event names of "# group: {a,b,cpu/event=0x3c,umask=0x0/}": commas inside
+// a PMU's slashes belong to the event.
+std::vector<std::string> group_members(std::string_view list) {
+  std::vector<std::string> members;
+  std::string current;
+  bool in_pmu_terms = false;
+  for (char c : list) {
+    if (c == '/') in_pmu_terms = !in_pmu_terms;
+    if (c == ',' && !in_pmu_terms) {
+      members.push_back(std::string(trim(current)));
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  if (!trim(current).empty()) members.push_back(std::string(trim(current)));
+  return members;
+}
+
+// A group as the file shows it, by the file's event names; [0] leads.
+struct FileGroup {
+  std::vector<std::string> events;
+  size_t first_line = 0;
+  std::vector<size_t> event_lines;  // where each event was first seen
+};
+
+// A sample as read: its group's members that the file printed.
+struct PendingSample {
+  Sample sample;
+  uint32_t first_member = 0;  // into Reader::members_
+  uint32_t member_count = 0;
+};
+
+class Reader {
+ public:
+  Reader(const std::string& path, const model::Model& model, const events::Resolver& resolver)
+      : path_(path), model_(model), resolver_(resolver) {}
+
+  Recording read() {
+    {
+      std::ifstream probe(path_);
+      if (!probe) throw Error("cannot read perf script file " + path_ + "; check the path");
+    }
+    import::LineReader reader(path_);
+    // About two lines of 100 bytes a sample: no regrowth of the big arrays.
+    std::error_code unknown_size;
+    const auto bytes = std::filesystem::file_size(path_, unknown_size);
+    if (!unknown_size) {
+      members_.reserve(bytes / 100);
+      pending_.reserve(bytes / 200);
+    }
+    std::string_view text;
+    size_t last_line = 0;
+    while (reader.next(text)) {
+      last_line = reader.line_number();
+      try {
+        read_line(text, reader.line_number());
+      } catch (const ParseError&) {
+        if (reader.line_complete()) throw;
+        recording_.truncated = true;  // only the cut-off last line is lost
+        recording_.warnings.push_back(
+            fmt::format("{}:{}: the last line is cut off: read the samples before it", path_, last_line));
+      }
+    }
+    finish_sample();
+    if (pending_.empty()) throw Error(path_ + " holds no samples: " + remedy());
+    build_groups();
+    return std::move(recording_);
+  }
+
+ private:
+  void read_line(std::string_view text, size_t line_number) {
+    const std::string_view trimmed = trim(text);
+    if (trimmed.empty()) {
+      expect_source_line_ = false;
+      return;
+    }
+    if (trimmed.front() == '#') {
+      read_header(trimmed);
+      return;
+    }
+    if (trimmed.find("PERF_RECORD_LOST") != std::string_view::npos) {
+      read_lost(trimmed);
+      return;
+    }
+    split_tokens(trimmed, tokens_);
+    const std::vector<std::string_view>& tokens = tokens_;
+    size_t time_index = 0;
+    while (time_index < tokens.size() && !time_ns(tokens[time_index])) ++time_index;
+    if (time_index == tokens.size()) {
+      // A callchain frame ("ip sym (dso)") or the srcline of the line before.
+      if (expect_source_line_ && tokens.size() == 1) {
+        if (auto where = source_line(tokens[0])) {
+          source_file_ = where->first;
+          source_line_ = where->second;
+        }
+      } else if (!number<uint64_t>(tokens[0], 16)) {
+        LineError(path_, line_number).fail("no time field: " + remedy());
+      }
+      expect_source_line_ = false;
+      return;
+    }
+    const LineError error(path_, line_number);
+    const MemberLine line = parse_member(tokens, trimmed, time_index, error);
+    add_member(line, line_number);
+    expect_source_line_ = true;
+  }
+
+  void read_header(std::string_view text) {
+    const std::string_view key = "group:";
+    text.remove_prefix(1);
+    text = trim(text);
+    if (text.substr(0, key.size()) != key) return;
+    text = trim(text.substr(key.size()));
+    const size_t open = text.find('{');
+    const size_t close = text.rfind('}');
+    if (open == std::string_view::npos || close == std::string_view::npos || close < open) return;
+    std::vector<std::string> members = group_members(text.substr(open + 1, close - open - 1));
+    if (members.empty() || group_of_leader(members[0])) return;
+    FileGroup group;
+    group.events = std::move(members);
+    group.event_lines.assign(group.events.size(), 0);
+    groups_.push_back(std::move(group));
+    learned_groups_.push_back(false);
+  }
+
+  void read_lost(std::string_view text) {
+    split_tokens(text, tokens_);
+    for (auto token = tokens_.rbegin(); token != tokens_.rend(); ++token) {
+      if (auto lost = number<uint64_t>(*token)) {
+        recording_.lost_samples += *lost;
+        return;
+      }
+    }
+  }
+
+  std::optional<uint32_t> group_of_leader(std::string_view event) const {
+    for (size_t i = 0; i < groups_.size(); ++i) {
+      if (groups_[i].events[0] == event) return static_cast<uint32_t>(i);
+    }
+    return std::nullopt;
+  }
+
+  // A member line joins the open sample when it is of the same thread,
+  // time and ip and names an event of its group the sample lacks.
+  bool joins_open_sample(const MemberLine& line) const {
+    if (!open_) return false;
+    const Sample& sample = open_->sample;
+    if (sample.tid != line.tid || sample.time != line.time || sample.ip != line.ip || sample.cpu != line.cpu) {
+      return false;
+    }
+    if (group_of_leader(line.event)) return false;
+    const FileGroup& group = groups_[sample.group];
+    if (!learned_groups_[sample.group] &&
+        std::find(group.events.begin(), group.events.end(), line.event) == group.events.end()) {
+      return false;
+    }
+    for (uint32_t i = 0; i < open_->member_count; ++i) {
+      if (groups_[open_->sample.group].events[members_[open_->first_member + i].first] == line.event) return false;
+    }
+    return true;
+  }
+
+  static uint32_t member_index(FileGroup& group, std::string_view event, size_t line_number) {
+    for (size_t i = 0; i < group.events.size(); ++i) {
+      if (group.events[i] == event) {
+        if (group.event_lines[i] == 0) group.event_lines[i] = line_number;
+        return static_cast<uint32_t>(i);
+      }
+    }
+    group.events.emplace_back(event);
+    group.event_lines.push_back(line_number);
+    return static_cast<uint32_t>(group.events.size() - 1);
+  }
+
+  void add_member(const MemberLine& line, size_t line_number) {
+    if (!joins_open_sample(line)) {
+      finish_sample();
+      open_.emplace();
+      Sample& sample = open_->sample;
+      sample.time = line.time;
+      sample.pid = line.pid;
+      sample.tid = line.tid;
+      sample.cpu = line.cpu;
+      sample.ip = line.ip;
+      sample.kernel = line.module == "[kernel.kallsyms]" || line.ip >= kKernelStart;
+      auto group = group_of_leader(line.event);
+      if (!group) {
+        FileGroup learned;
+        learned.events.emplace_back(line.event);
+        learned.event_lines.push_back(line_number);
+        learned.first_line = line_number;
+        groups_.push_back(std::move(learned));
+        learned_groups_.push_back(true);
+        group = static_cast<uint32_t>(groups_.size() - 1);
+      }
+      sample.group = *group;
+      open_->first_member = static_cast<uint32_t>(members_.size());
+      function_ = line.function;
+      module_ = line.module;
+      source_file_ = {};
+      source_line_ = 0;
+    }
+    FileGroup& group = groups_[open_->sample.group];
+    if (group.first_line == 0) group.first_line = line_number;
+    const uint32_t member = member_index(group, line.event, line_number);
+    members_.emplace_back(member, line.period);
+    ++open_->member_count;
+  }
+
+  void finish_sample() {
+    if (!open_) return;
+    open_->sample.symbol = symbol_index();
+    pending_.push_back(*open_);
+    open_.reset();
+  }
+
+  uint32_t symbol_index() {
+    // Samples in a row mostly hit one place: no key to build and hash then.
+    if (last_symbol_ != kNoSymbol) {
+      const NamedSymbol& last = recording_.symbols[last_symbol_];
+      if (last.line == source_line_ && last.function == function_ && last.module == module_ &&
+          last.file == source_file_) {
+        return last_symbol_;
+      }
+    }
+    last_symbol_ = lookup_symbol();
+    return last_symbol_;
+  }
+
+  uint32_t lookup_symbol() {
+    key_.assign(function_);
+    key_ += '\0';
+    key_ += module_;
+    key_ += '\0';
+    key_ += source_file_;
+    key_ += std::to_string(source_line_);
+    auto [entry, fresh] = symbol_indexes_.try_emplace(key_, static_cast<uint32_t>(recording_.symbols.size()));
+    if (fresh) {
+      recording_.symbols.push_back(
+          NamedSymbol{std::string(function_), std::string(module_), std::string(source_file_), source_line_});
+    }
+    return entry->second;
+  }
+
+  // The model's events a file event feeds: as import matches them, else a
+  // sample event of the model by name (precise events locate, formulas do
+  // not use them).
+  std::vector<std::string> model_events_of(const std::string& file_event, const import::EventMatcher& matcher,
+                                           size_t line_number) const {
+    const counts::EventKey key = counts::parse_spelled(file_event);
+    const std::vector<std::string>& targets = matcher.targets(key.event);
+    if (!targets.empty()) return targets;
+    const std::string wanted = lowercase(key.event);
+    for (const auto& node : model_.nodes) {
+      for (const auto& event : node.sample_events) {
+        if (lowercase(event) == wanted) return {event};
+      }
+    }
+    LineError(path_, line_number)
+        .fail(fmt::format("event {} is not an event of the {} model; record the groups topdown record "
+                          "--print-perf prints for it",
+                          printable(file_event), model_.name));
+  }
+
+  void build_groups() {
+    // By their own names: a copy ("EVENT:group2") feeds what EVENT feeds.
+    std::vector<std::string> file_events;
+    for (const auto& group : groups_) {
+      for (const auto& event : group.events) {
+        std::string name = counts::parse_spelled(event).event;
+        if (std::find(file_events.begin(), file_events.end(), name) == file_events.end()) file_events.push_back(name);
+      }
+    }
+    import::EventMatcher matcher(model_, resolver_);
+    matcher.translate(counts::Sample{}, file_events);
+    // For each group, where each file member's delta goes among the model's events.
+    std::vector<std::vector<std::vector<uint32_t>>> slots(groups_.size());
+    for (size_t g = 0; g < groups_.size(); ++g) {
+      const FileGroup& file_group = groups_[g];
+      if (file_group.first_line == 0) continue;  // a header group never sampled
+      SampledGroup group;
+      group.copies.number = static_cast<int>(g + 1);
+      for (size_t m = 0; m < file_group.events.size(); ++m) {
+        const counts::EventKey key = counts::parse_spelled(file_group.events[m]);
+        if (key.group > 0) group.copies.number = key.group;
+        std::vector<uint32_t> member_slots;
+        const size_t line = file_group.event_lines[m] > 0 ? file_group.event_lines[m] : file_group.first_line;
+        for (auto& name : model_events_of(file_group.events[m], matcher, line)) {
+          if (key.group > 0) group.copies.events.insert(name);
+          member_slots.push_back(static_cast<uint32_t>(group.events.size()));
+          group.events.push_back(std::move(name));
+        }
+        slots[g].push_back(std::move(member_slots));
+      }
+      recording_.header.groups.push_back(std::move(group));
+    }
+    std::vector<uint32_t> sampled_index(groups_.size(), 0);
+    for (size_t g = 0, next = 0; g < groups_.size(); ++g) {
+      if (groups_[g].first_line != 0) sampled_index[g] = static_cast<uint32_t>(next++);
+    }
+    recording_.samples.reserve(pending_.size());
+    for (const PendingSample& pending : pending_) {
+      Sample sample = pending.sample;
+      const auto& group_slots = slots[sample.group];
+      sample.group = sampled_index[sample.group];
+      sample.first_value = static_cast<uint32_t>(recording_.values.size());
+      recording_.values.resize(recording_.values.size() + recording_.header.groups[sample.group].events.size(), 0);
+      for (uint32_t i = 0; i < pending.member_count; ++i) {
+        const auto& [member, value] = members_[pending.first_member + i];
+        for (uint32_t slot : group_slots[member]) recording_.values[sample.first_value + slot] = value;
+      }
+      recording_.samples.push_back(sample);
+    }
+    recording_.header.model = model_.name;
+  }
+
+  static constexpr uint64_t kKernelStart = 0xffff800000000000ULL;
+
+  const std::string& path_;
+  const model::Model& model_;
+  const events::Resolver& resolver_;
+  Recording recording_;
+  std::vector<FileGroup> groups_;
+  std::vector<bool> learned_groups_;                    // not from the header: members are learned as they come
+  std::vector<std::pair<uint32_t, uint64_t>> members_;  // (member of its group, period) of every line
+  std::vector<PendingSample> pending_;
+  std::optional<PendingSample> open_;
+  bool expect_source_line_ = false;
+  std::string function_;
+  std::string module_;
+  std::string source_file_;
+  int source_line_ = 0;
+  std::string key_;
+  uint32_t last_symbol_ = kNoSymbol;
+  std::vector<std::string_view> tokens_;
+  std::unordered_map<std::string, uint32_t> symbol_indexes_;
+};
+
+}  // namespace
+
+Recording read_perf_script(const std::string& path, const model::Model& model, const events::Resolver& resolver) {
+  return Reader(path, model, resolver).read();
+}
+
+}  // namespace topdown::recording

@@ -1,0 +1,34 @@
+#pragma once
+// `perf script` output of a leader-sampled recording (`perf record -e
+// '{a,b,c}:S'`, what `topdown record --print-perf` prints) read into a
+// Recording, so that samples taken where topdown does not run are profiled
+// as `import` analyses counts. The fields and layouts it reads are in
+// README.md ("Profiling perf's samples").
+#include <string>
+
+#include "events/event.h"
+#include "model/model.h"
+#include "recording/recording.h"
+
+namespace topdown::recording {
+
+// The `perf script -F` field list the README asks for: everything the reader
+// uses. perf's default layout works too (without source lines).
+inline constexpr const char* kPerfScriptFields = "comm,tid,pid,time,period,event,ip,sym,dso,srcline";
+
+// Reads `path`: each line one group member of one sample (its period is what
+// the member counted since the previous sample of its stream), the leader's
+// line first, the members' lines after it with the same thread, time and ip;
+// perf leaves out a member that counted nothing, which reads as 0. Groups
+// come from the `# group: {a,b}` lines of `perf script --header`, else from
+// the lines that follow each leader. Event names are matched to the model's
+// events as `import` matches them (by name or encoding for the model's CPU)
+// or to the model's sample events by name. Every sample carries `symbol`:
+// perf already named its function. `--show-lost-events` lines add to
+// lost_samples; a last line cut off sets `truncated` with a warning.
+// Throws ParseError "path:line: ..." for a line without a field it needs,
+// naming the perf script -F list to use, or an event the model does not
+// know; Error for a file that cannot be read or holds no samples.
+Recording read_perf_script(const std::string& path, const model::Model& model, const events::Resolver& resolver);
+
+}  // namespace topdown::recording
