@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
   auto* record_command = add_record_command(app, record);
   ProfileOptions profiled;
   auto* report_command = app.add_subcommand("report", "Show the hot functions of a sampled run, each with its tree");
-  report_command->add_option("file", profiled.file, "perf script output of a leader-sampled record (README)")
+  report_command->add_option("file", profiled.file, "A data file of topdown record, or perf script output (README)")
       ->required();
   add_report_options(*report_command, profiled.report);
   report_command->add_option("--cpu", profiled.cpu, "Use the model for this CPU (default: this machine's)");

@@ -1,6 +1,9 @@
 // topdown report FILE: the per-function profile of a sampled run.
 #include <fmt/format.h>
 
+#include <filesystem>
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
@@ -14,22 +17,26 @@
 #include "events/model_resolver.h"
 #include "profile/attribute.h"
 #include "profile/profile.h"
+#include "profile/name_samples.h"
+#include "recording/data_file.h"
 #include "recording/perf_script.h"
 #include "report/csv.h"
 #include "report/report.h"
 #include "settings/import.h"
+#include "symbols/symbolizer.h"
 
 namespace topdown::cli {
 namespace {
 
 // What a recording's file says of the machine, as import's decision reads it.
-import::FileInfo file_facts(const recording::Recording& recording, bool header_known){import::FileInfo file;
-if (header_known) {
-  file.smt_enabled = recording.header.smt_enabled;
-  file.online_cpus = recording.header.cpus_online;
+import::FileInfo file_facts(const recording::Recording& recording, bool header_known) {
+  import::FileInfo file;
+  if (header_known) {
+    file.smt_enabled = recording.header.smt_enabled;
+    file.online_cpus = recording.header.cpus_online;
+  }
+  return file;
 }
-return file;
-}  // namespace
 
 settings::ImportOptions decision_options(const ProfileOptions& options) {
   settings::ImportOptions decided;
@@ -165,22 +172,50 @@ std::string locate_json(const std::optional<profile::Locate>& locate, const reco
   return object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-}  // namespace topdown::cli
+// The model of a data file: the one it was recorded with (a model name, or
+// the file given to record --model), unless --cpu or --model says otherwise.
+model::Model recorded_model(const ProfileOptions& options, const recording::Header& header) {
+  if (!options.cpu.empty() || !options.model_file.empty() || header.model.empty()) {
+    return choose_model(cpu::read_cpuid(), options.cpu, "", options.model_file);
+  }
+  const bool is_path = header.model.find('/') != std::string::npos || header.model.ends_with(".model");
+  if (is_path && !std::filesystem::exists(header.model)) {
+    throw Error(fmt::format("{} was recorded with the model {}, which is gone: give it again with --model FILE",
+                            options.file, header.model));
+  }
+  return is_path ? choose_model(cpu::read_cpuid(), "", "", header.model)
+                 : choose_model(cpu::read_cpuid(), header.model, "", "");
+}
+
+// Names the samples of topdown's own data file through the processes'
+// mappings, and passes the symbolizer's warnings on.
+void symbolize(recording::Recording& recording) {
+  symbols::Symbolizer symbolizer;
+  profile::name_samples(recording, symbolizer);
+  for (const std::string& warning : symbolizer.warnings()) recording.warnings.push_back(warning);
+}
+
+}  // namespace
 
 int run_report(const ProfileOptions& options) {
   if (options.min_share_percent < 0 || options.min_share_percent > 100) {
     throw Error(fmt::format("--min-share {}: give a percentage from 0 to 100", options.min_share_percent));
   }
-  const model::Model model = choose_model(cpu::read_cpuid(), options.cpu, "", options.model_file);
+  // topdown's own data file says its model, SMT and online CPUs in its
+  // header; perf script text says none of these.
+  const bool header_known = recording::is_data_file(options.file);
+  recording::Recording recording;
+  std::optional<model::Model> chosen;
+  if (header_known) {
+    recording = recording::read_data_file(options.file);
+    chosen = recorded_model(options, recording.header);
+    symbolize(recording);
+  } else {
+    chosen = choose_model(cpu::read_cpuid(), options.cpu, "", options.model_file);
+  }
+  const model::Model& model = *chosen;
   const events::Resolver resolver(events::offline_resolver_config(model));
-
-  // The lead wires topdown's own data file here: when
-  // recording::is_data_file(options.file), read it with
-  // recording::read_data_file, name its samples with
-  // profile::name_samples(recording, symbolizer) (symbols::Symbolizer), and
-  // pass header_known = true (its header says SMT and the online CPUs).
-  const bool header_known = false;
-  recording::Recording recording = recording::read_perf_script(options.file, model, resolver);
+  if (!header_known) recording = recording::read_perf_script(options.file, model, resolver);
 
   profile::Attribution attribution = profile::attribute(recording);
   const settings::ImportDecision decision = settings::decide_import(

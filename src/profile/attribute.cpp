@@ -117,6 +117,9 @@ Attribution attribute(const recording::Recording& recording) {
     Function function = finish(totals[i], header, names[i].first, names[i].second);
     if (function.samples == 0) continue;  // the unknown entry when every sample was named
     function.share = whole.clock > 0 ? function.clock / whole.clock : 0.0;
+    // A function's wall time is its share of the clock: what rates per
+    // second (faults/s) and time-based nodes of the function are over.
+    function.counts.duration_s = result.whole.counts.duration_s * function.share;
     result.functions.push_back(std::move(function));
   }
   std::sort(result.functions.begin(), result.functions.end(), [](const Function& x, const Function& y) {

@@ -129,6 +129,10 @@ class Reader {
     const auto by_time = [](const auto& a, const auto& b) { return a.time < b.time; };
     std::stable_sort(recording_.mappings.begin(), recording_.mappings.end(), by_time);
     std::stable_sort(recording_.tasks.begin(), recording_.tasks.end(), by_time);
+    // Each CPU's ring is in time order, the file is not (rings are drained
+    // in turn); symbolization walks mappings, tasks and samples together by
+    // time. Deltas were taken per stream already, so the order is free.
+    std::stable_sort(recording_.samples.begin(), recording_.samples.end(), by_time);
     return std::move(recording_);
   }
 

@@ -91,7 +91,7 @@ struct NamedSymbol {
 
 struct Recording {
   Header header;
-  std::vector<Sample> samples;   // in file order
+  std::vector<Sample> samples;   // in time order (a data file), or file order (perf script)
   std::vector<uint64_t> values;  // every sample's deltas (Sample::first_value)
   std::vector<Mapping> mappings;
   std::vector<Task> tasks;

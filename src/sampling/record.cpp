@@ -5,6 +5,7 @@
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -106,17 +107,32 @@ class Samplers {
     for (const OpenGroup& open : open_) open.events.disable();
   }
 
-  // Each group's enabled and running time, summed over its places (children
-  // that have exited included: the kernel folds their times into the event
-  // they were inherited from).
+  // Each group's enabled and running time over its places (children that
+  // have exited included: the kernel folds their times into the event they
+  // were inherited from). A CPU's places add up. A task is opened on every
+  // CPU, and each of those events is enabled whenever the task runs
+  // anywhere but runs only while it is on its own CPU: the task's enabled
+  // time is one of them (the longest), its running time their sum.
   std::vector<recording::GroupTimes> times(std::size_t groups) {
     std::vector<recording::GroupTimes> times(groups);
+    std::map<std::pair<uint32_t, pid_t>, recording::GroupTimes> per_task;
     for (OpenGroup& open : open_) {
       std::vector<uint64_t> values(open.events.size());
       perf::Times read;
       if (open.events.read(values, read) != 0) continue;  // a vanished thread's group counts nothing more
-      times[open.group].enabled += read.enabled;
-      times[open.group].running += read.running;
+      const pid_t task = open.events.target().pid;
+      if (task < 0) {
+        times[open.group].enabled += read.enabled;
+        times[open.group].running += read.running;
+        continue;
+      }
+      recording::GroupTimes& task_times = per_task[{open.group, task}];
+      task_times.enabled = std::max(task_times.enabled, read.enabled);
+      task_times.running += read.running;
+    }
+    for (const auto& [key, task_times] : per_task) {
+      times[key.first].enabled += task_times.enabled;
+      times[key.first].running += std::min(task_times.running, task_times.enabled);
     }
     return times;
   }
