@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "cli/event_list.h"
 #include "cli/output.h"
+#include "cli/serve_command.h"
 #include "collect/collect.h"
 #include "common/error.h"
 
@@ -121,6 +122,9 @@ int main(int argc, char** argv) {
   import_command->add_option("--topology", imported.topology,
                              "lscpu -p=CPU,CORE,SOCKET output of the measured machine (default: this machine's)");
 
+  ServeOptions served;
+  auto* serve_command = add_serve_command(app, served);
+
   auto* info_command = app.add_subcommand("info", "Show the CPU, its PMU and the model topdown would use");
 
   std::string list_cpu;
@@ -164,6 +168,7 @@ int main(int argc, char** argv) {
       return run_stat(stat);
     }
     if (*import_command) return run_import(imported);
+    if (*serve_command) return run_serve(served);
     if (*info_command) return run_info();
     if (*list_command) return run_list(list_cpu, list_metrics_file);
     if (*describe_command) return run_describe(describe_node, describe_cpu, describe_metrics_file);
