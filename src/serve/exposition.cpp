@@ -83,9 +83,9 @@ void write_nodes(std::string& out, const Snapshot& snapshot) {
                     "the largest level-1 node");
   for (const ScopeResult& scope : snapshot.scopes) {
     if (const eval::NodeResult* node = scope.report.evaluation.bottleneck()) {
-      bottleneck.sample(with_scope({{"node", node->node->name}, {"level", std::to_string(node->node->level)}}, scope,
-                                   snapshot.model),
-                        1);
+      bottleneck.sample(
+          with_scope({{"node", node->node->name}, {"level", std::to_string(node->node->level)}}, scope, snapshot.model),
+          1);
     }
   }
   Family info(out, "topdown_info_value", "gauge", "An Info metric of the model in the last interval, in its unit");
@@ -111,7 +111,8 @@ void write_events(std::string& out, const Snapshot& snapshot) {
                "Share of the last interval each event was counted (below 1: multiplexed)");
   for (const ScopeResult& scope : snapshot.scopes) {
     for (const auto& [key, count] : scope.report.sample.events) {
-      if (key.group == 0) share.sample(with_scope({{"event", key.event}}, scope, snapshot.model), count.running_share());
+      if (key.group == 0)
+        share.sample(with_scope({{"event", key.event}}, scope, snapshot.model), count.running_share());
     }
   }
 }
@@ -125,8 +126,7 @@ void write_health(std::string& out, const Snapshot& snapshot) {
       .sample({}, static_cast<double>(health.lost_intervals));
   Family(out, "topdown_errors_total", "counter", "Intervals that could not be evaluated")
       .sample({}, static_cast<double>(health.errors));
-  Family(out, "topdown_interval_seconds", "gauge", "Length of the last interval")
-      .sample({}, snapshot.interval_s);
+  Family(out, "topdown_interval_seconds", "gauge", "Length of the last interval").sample({}, snapshot.interval_s);
   Family(out, "topdown_interval_end_seconds", "gauge", "End of the last interval, seconds since counting started")
       .sample({}, snapshot.time_s);
 }
@@ -175,8 +175,7 @@ std::string write_exposition(const Snapshot& snapshot) {
 
 std::string write_scrape_duration(double seconds) {
   std::string out;
-  Family(out, "topdown_scrape_duration_seconds", "gauge", "Time taken to render this response")
-      .sample({}, seconds);
+  Family(out, "topdown_scrape_duration_seconds", "gauge", "Time taken to render this response").sample({}, seconds);
   return out;
 }
 

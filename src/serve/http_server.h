@@ -20,7 +20,7 @@ namespace topdown::serve {
 // most `keep_alive_requests` requests. Request bodies are capped (none is
 // needed).
 struct ServerLimits {
-  size_t threads = 4;
+  size_t threads = 8;
   size_t max_connections = 64;
   std::chrono::seconds read_timeout{5};
   std::chrono::seconds write_timeout{5};

@@ -41,7 +41,9 @@ ListenAddress parse_listen_address(std::string_view text) {
   if (bracketed) host = host.substr(1, host.size() - 2);
   if (host == "localhost") host = "127.0.0.1";
   if (bracketed ? !is_ipv6(host) : !is_ipv4(host)) {
-    reject(text, host.empty() ? "no address" : bracketed ? "not an IPv6 address" : "not an IPv4 address (IPv6 goes in brackets)");
+    reject(text, host.empty() ? "no address"
+                 : bracketed  ? "not an IPv6 address"
+                              : "not an IPv4 address (IPv6 goes in brackets)");
   }
   int port = -1;
   const auto [end, error] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);

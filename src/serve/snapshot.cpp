@@ -34,7 +34,8 @@ uint64_t periods_lost(double interval_s, std::chrono::milliseconds period) {
 }  // namespace
 
 Labels unit_labels(aggregate::View view, std::string_view unit, const aggregate::Topology* topology) {
-  if (aggregate::kind_of_label(unit) == aggregate::PlaceKind::Thread) return {{"scope", "thread"}, {"thread", std::string(unit)}};
+  if (aggregate::kind_of_label(unit) == aggregate::PlaceKind::Thread)
+    return {{"scope", "thread"}, {"thread", std::string(unit)}};
   Labels labels{{"scope", std::string(scope_name(view))}};
   if (view == aggregate::View::Socket) {
     labels.emplace_back("socket", digits_after(unit));
@@ -105,7 +106,8 @@ ScopeResult SnapshotBuilder::scope_result(Labels labels, std::string report_scop
   }
   report::RunInfo run = run_;
   run.elapsed_s = sample.duration_s;
-  ScopeResult result{std::move(labels), {std::move(report_scope), evaluator_.evaluate(sample), sample, std::move(run)}, totals};
+  ScopeResult result{
+      std::move(labels), {std::move(report_scope), evaluator_.evaluate(sample), sample, std::move(run)}, totals};
   return result;
 }
 

@@ -67,19 +67,21 @@ TEST(Exposition, NodeRatiosPerScopeWithTheirLabels) {
   // The machine: 6000 of 12000 slots; socket 0: 3000 of 8000; socket 1: 3000 of 4000.
   EXPECT_TRUE(has_line(text, R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="machine",model="tiny"} 0.5)"))
       << text;
-  EXPECT_TRUE(
-      has_line(text, R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="socket",socket="0",model="tiny"} 0.375)"))
+  EXPECT_TRUE(has_line(
+      text, R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="socket",socket="0",model="tiny"} 0.375)"))
       << text;
-  EXPECT_TRUE(
-      has_line(text, R"(topdown_node_ratio{node="Idle",level="1",parent="",scope="socket",socket="1",model="tiny"} 0.25)"))
+  EXPECT_TRUE(has_line(
+      text, R"(topdown_node_ratio{node="Idle",level="1",parent="",scope="socket",socket="1",model="tiny"} 0.25)"))
       << text;
   // Busy_Memory = Busy * 300 / 400.
   EXPECT_TRUE(has_line(
       text, R"(topdown_node_ratio{node="Busy_Memory",level="2",parent="Busy",scope="machine",model="tiny"} 0.375)"))
       << text;
-  EXPECT_TRUE(has_line(text, R"(topdown_info_value{metric="IPC",unit="instructions/cycle",scope="machine",model="tiny"} 2.5)"))
+  EXPECT_TRUE(
+      has_line(text, R"(topdown_info_value{metric="IPC",unit="instructions/cycle",scope="machine",model="tiny"} 2.5)"))
       << text;
-  EXPECT_TRUE(has_line(text, R"(topdown_node_counted_ratio{node="Busy",level="1",parent="",scope="machine",model="tiny"} 1)"))
+  EXPECT_TRUE(
+      has_line(text, R"(topdown_node_counted_ratio{node="Busy",level="1",parent="",scope="machine",model="tiny"} 1)"))
       << text;
   EXPECT_TRUE(has_line(text, "# TYPE topdown_node_ratio gauge")) << text;
   EXPECT_TRUE(has_line(text, "# TYPE topdown_events_total counter")) << text;
@@ -89,7 +91,8 @@ TEST(Exposition, BottleneckIsOneLabelledGaugePerScope) {
   Fixture f;
   const std::string text = write_exposition(*f.interval(0.1, places({3600, 3600, 400})));
   // Busy 0.9 on socket 0, Busy_Memory (0.675) is the deepest node over its threshold.
-  EXPECT_TRUE(has_line(text, R"(topdown_bottleneck{node="Busy_Memory",level="2",scope="socket",socket="0",model="tiny"} 1)"))
+  EXPECT_TRUE(
+      has_line(text, R"(topdown_bottleneck{node="Busy_Memory",level="2",scope="socket",socket="0",model="tiny"} 1)"))
       << text;
   // Socket 1: Idle 0.9, which has no children.
   EXPECT_TRUE(has_line(text, R"(topdown_bottleneck{node="Idle",level="1",scope="socket",socket="1",model="tiny"} 1)"))
@@ -178,7 +181,8 @@ TEST(Exposition, UnitLabelsNameTheirPlaces) {
 
 TEST(Exposition, EveryFamilyHasHelpAndTypeBeforeItsSamples) {
   Fixture f;
-  const std::string text = write_exposition(*f.interval(0.1, places({2000, 1000, 3000}))) + write_scrape_duration(0.001);
+  const std::string text =
+      write_exposition(*f.interval(0.1, places({2000, 1000, 3000}))) + write_scrape_duration(0.001);
   std::istringstream in(text);
   std::set<std::string> typed;
   std::string previous_family;

@@ -61,7 +61,8 @@ TEST(HttpServer, ServesMetricsInTheExpositionFormat) {
   ASSERT_TRUE(result);
   EXPECT_EQ(result->status, 200);
   EXPECT_EQ(result->get_header_value("Content-Type"), "text/plain; version=0.0.4; charset=utf-8");
-  EXPECT_NE(result->body.find("\ntopdown_node_ratio{node=\"Busy\",level=\"1\",parent=\"\",scope=\"machine\",model=\"tiny\"} 0.25\n"),
+  EXPECT_NE(result->body.find(
+                "\ntopdown_node_ratio{node=\"Busy\",level=\"1\",parent=\"\",scope=\"machine\",model=\"tiny\"} 0.25\n"),
             std::string::npos)
       << result->body;
   EXPECT_NE(result->body.find("\n# TYPE topdown_scrape_duration_seconds gauge\n"), std::string::npos);
@@ -131,10 +132,11 @@ TEST(HttpServer, MalformedRequestsAreNotServedAndTheServerGoesOn) {
   s.publish_one_interval();
   const auto refused = [](const std::string& reply) { return reply.empty() || reply.rfind("HTTP/1.1 4", 0) == 0; };
   EXPECT_TRUE(refused(raw_exchange(s.server.port(), "\x01\x02garbage\r\n\r\n")));
-  EXPECT_TRUE(refused(
-      raw_exchange(s.server.port(), "GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999\r\n\r\n")));
+  EXPECT_TRUE(
+      refused(raw_exchange(s.server.port(), "GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999\r\n\r\n")));
   EXPECT_TRUE(refused(raw_exchange(s.server.port(), "GET /" + std::string(20000, 'a') + " HTTP/1.1\r\n\r\n")));
-  EXPECT_TRUE(refused(raw_exchange(s.server.port(), "GET /metrics HTTP/1.1\r\n" + std::string(9000, 'h') + "\r\n\r\n")));
+  EXPECT_TRUE(
+      refused(raw_exchange(s.server.port(), "GET /metrics HTTP/1.1\r\n" + std::string(9000, 'h') + "\r\n\r\n")));
   const httplib::Result after = s.client.Get("/healthz");
   ASSERT_TRUE(after);
   EXPECT_EQ(after->status, 200);
@@ -204,8 +206,8 @@ TEST(ListenAddress, ParsesAddressesAndRejectsTheRest) {
   EXPECT_EQ(parse_listen_address("0.0.0.0:0").port, 0);
   EXPECT_EQ(parse_listen_address("localhost:9842").host, "127.0.0.1");
   EXPECT_EQ(parse_listen_address(kDefaultListen).host, "127.0.0.1");
-  for (const char* bad : {"9842", ":9842", "127.0.0.1:", "127.0.0.1:65536", "127.0.0.1:-1", "127.0.0.1:80x",
-                          "::1:80", "[127.0.0.1]:80", "example.com:80", "256.0.0.1:80"}) {
+  for (const char* bad : {"9842", ":9842", "127.0.0.1:", "127.0.0.1:65536", "127.0.0.1:-1", "127.0.0.1:80x", "::1:80",
+                          "[127.0.0.1]:80", "example.com:80", "256.0.0.1:80"}) {
     try {
       parse_listen_address(bad);
       ADD_FAILURE() << bad << " accepted";
