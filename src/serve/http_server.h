@@ -16,16 +16,17 @@ namespace topdown::serve {
 // `max_connections` accepted connections wait or are served at once, and
 // beyond that new ones wait in the kernel's listen queue (no descriptor, no
 // memory of ours). A connection that sends nothing for `read_timeout`, or
-// takes no data for `write_timeout`, is closed; one kept alive serves at
-// most `keep_alive_requests` requests. Request bodies are capped (none is
-// needed).
+// takes no data for `write_timeout`, is closed. A thread serves one
+// connection at a time, so by default a connection serves one request and
+// is closed: an idle keep-alive connection would hold a thread between
+// scrapes. Request bodies are capped (none is needed).
 struct ServerLimits {
   size_t threads = 8;
   size_t max_connections = 64;
   std::chrono::seconds read_timeout{5};
   std::chrono::seconds write_timeout{5};
   std::chrono::seconds keep_alive_timeout{5};
-  size_t keep_alive_requests = 100;
+  size_t keep_alive_requests = 1;
   size_t max_request_body = 4096;
 };
 

@@ -160,12 +160,13 @@ inline long open_fds(pid_t pid) {
 struct LoadResult {
   std::vector<double> latencies_s;  // of the scrapes that succeeded
   size_t failed = 0;                // scrapes without a 200 answer
-  double p99_s() const {
+  double percentile_s(double fraction) const {
     if (latencies_s.empty()) return 0;
     std::vector<double> sorted = latencies_s;
     std::sort(sorted.begin(), sorted.end());
-    return sorted[std::min(sorted.size() - 1, static_cast<size_t>(0.99 * static_cast<double>(sorted.size())))];
+    return sorted[std::min(sorted.size() - 1, static_cast<size_t>(fraction * static_cast<double>(sorted.size())))];
   }
+  double p99_s() const { return percentile_s(0.99); }
 };
 
 // Opens a loopback connection to `port`; -1 on failure.
