@@ -130,9 +130,10 @@ HttpServer::HttpServer(const ListenAddress& address, const SnapshotStore& store,
   server.Get("/metrics", [&store](const httplib::Request&, httplib::Response& response) {
     const auto start = std::chrono::steady_clock::now();
     const std::shared_ptr<const Snapshot> latest = store.latest();
-    std::string body = write_exposition(latest ? *latest : Snapshot{});
-    body += write_scrape_duration(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    response.set_content(std::move(body), std::string(kExpositionContentType).c_str());
+    response.body = write_exposition(latest ? *latest : Snapshot{});
+    response.body +=
+        write_scrape_duration(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    response.set_header("Content-Type", std::string(kExpositionContentType));
   });
   server.Get("/report", [&store](const httplib::Request&, httplib::Response& response) {
     const std::shared_ptr<const Snapshot> latest = store.latest();
@@ -142,7 +143,8 @@ HttpServer::HttpServer(const ListenAddress& address, const SnapshotStore& store,
       response.set_content("no interval counted yet\n", "text/plain");
       return;
     }
-    response.set_content(std::move(*json), "application/x-ndjson");
+    response.body = std::move(*json);
+    response.set_header("Content-Type", "application/x-ndjson");
   });
   server.Get("/healthz", [&store](const httplib::Request&, httplib::Response& response) {
     const bool healthy = store.healthy();
