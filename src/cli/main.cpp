@@ -6,6 +6,7 @@
 #include "cli/event_list.h"
 #include "cli/output.h"
 #include "cli/record_command.h"
+#include "cli/serve_command.h"
 #include "collect/collect.h"
 #include "common/error.h"
 
@@ -141,6 +142,8 @@ int main(int argc, char** argv) {
   report_command->add_option("--min-share", profiled.min_share_percent,
                              "Flag only functions with at least P% of the clockticks (default 5)");
   report_command->add_option("--sort", profiled.sort_node, "Order functions by this node's slots");
+  ServeOptions served;
+  auto* serve_command = add_serve_command(app, served);
 
   auto* info_command = app.add_subcommand("info", "Show the CPU, its PMU and the model topdown would use");
 
@@ -191,6 +194,7 @@ int main(int argc, char** argv) {
     }
     if (*import_command) return run_import(imported);
     if (*report_command) return run_report(profiled);
+    if (*serve_command) return run_serve(served);
     if (*info_command) return run_info();
     if (*list_command) return run_list(list_cpu, list_metrics_file);
     if (*describe_command) return run_describe(describe_node, describe_cpu, describe_metrics_file);

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "cli/html_output.h"
+#include "cli/evaluation_options.h"
 #include "cli/output.h"
 #include "cli/render.h"
 #include "cli/stat_units.h"
@@ -72,14 +73,6 @@ class Analysis {
     eval::Evaluation evaluation = evaluator_.evaluate(sample);
     evaluation.warnings.insert(evaluation.warnings.end(), notes.begin(), notes.end());
     return {scope, std::move(evaluation), sample, run};
-  }
-
-  static eval::Options evaluation_options(const schedule::Plan& plan, const model::RunVariables& vars) {
-    eval::Options options;
-    options.vars = vars;
-    options.identities = plan.identities;
-    options.node_groups = plan.node_groups;
-    return options;
   }
 
   eval::Evaluator evaluator_;  // prepared once for every interval and unit

@@ -1,0 +1,129 @@
+#include "cli/serve_command.h"
+
+#include <fmt/format.h>
+
+#include <csignal>
+#include <cstdio>
+#include <optional>
+
+#include "cli/context.h"
+#include "cli/evaluation_options.h"
+#include "collect/collect.h"
+#include "schedule/plan.h"
+#include "serve/http_server.h"
+#include "serve/snapshot.h"
+#include "settings/stat.h"
+
+namespace topdown::cli {
+namespace {
+
+constexpr int kDefaultIntervalMs = 1000;
+
+// What GET / says.
+std::string description(const Context& context, const collect::Target& target, int interval_ms) {
+  const std::string what = !target.cpus.empty() ? fmt::format("CPUs {}", fmt::join(target.cpus, ","))
+                                                : fmt::format("processes {}", fmt::join(target.pids, ","));
+  return fmt::format(
+      "topdown serve: top-down breakdown of {} with the {} model every {} ms; GET /metrics (Prometheus), /report "
+      "(JSON), /healthz",
+      what, context.model.name, interval_ms);
+}
+
+report::RunInfo run_info(const Context& context, const schedule::Plan& plan, const collect::Target& target) {
+  report::RunInfo run;
+  run.model_name = context.model.name;
+  run.model_title = context.model.title;
+  run.cpus = target.cpus;
+  run.pids.assign(target.pids.begin(), target.pids.end());
+  run.groups = static_cast<int>(plan.groups.size());
+  run.multiplexed = plan.multiplexed();
+  return run;
+}
+
+}  // namespace
+
+CLI::App* add_serve_command(CLI::App& app, ServeOptions& options) {
+  using aggregate::View;
+  settings::StatOptions& stat = options.stat;
+  CLI::App* command = app.add_subcommand("serve", "Count continuously and serve the breakdown to Prometheus");
+  command->add_option("--listen", options.listen, "ADDRESS:PORT to serve on (default 127.0.0.1:9842, loopback only)");
+  command->add_option("-l,--level", stat.report.level, "Tree depth to compute (1-6)")->check(CLI::Range(1, 6));
+  command->add_option("--cpu", stat.cpu, "Use the model for this CPU (see `topdown list --cpu`)");
+  command->add_option("--model", stat.model_file, "Use the model in FILE (docs/model-format.md)")
+      ->check(CLI::ExistingFile)
+      ->excludes("--cpu");
+  command->add_option("--counters", stat.counters, "Usable general counters (overrides the health check)")
+      ->check(CLI::Range(1, 64));
+  command->add_option("-I,--interval", stat.interval_ms, "Count in intervals of MS milliseconds (default 1000)")
+      ->check(CLI::Range(10, 3'600'000));
+  auto* all = command->add_flag("-a,--all-cpus", stat.system_wide, "Count every online CPU (the default)");
+  auto* cpus = command->add_option("-C,--cpus", stat.cpu_list, "Count these CPUs (0-3,6)")->excludes(all);
+  command->add_option("-p,--pid", stat.pids, "Count these running processes (PID[,PID]); serve ends with them")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber)
+      ->excludes(all)
+      ->excludes(cpus);
+  command->add_flag("--kernel", stat.include_kernel, "Also count in the kernel");
+  command->add_flag("--info", stat.all_info, "All Info metrics, even if their events need more groups");
+  auto* per_thread = command->add_flag_callback(
+      "--per-thread", [&stat] { stat.per = View::Thread; }, "Series per CPU (per thread with -p)");
+  auto* per_core = command->add_flag_callback(
+      "--per-core", [&stat] { stat.per = View::Core; }, "Series per core");
+  auto* per_socket = command->add_flag_callback(
+      "--per-socket", [&stat] { stat.per = View::Socket; }, "Series per socket (the default with CPUs)");
+  per_thread->excludes(per_core)->excludes(per_socket);
+  per_core->excludes(per_socket);
+  return command;
+}
+
+int run_serve(const ServeOptions& options) {
+  const serve::ListenAddress address = serve::parse_listen_address(options.listen);
+  settings::StatOptions stat = options.stat;
+  if (!stat.interval_ms) stat.interval_ms = kDefaultIntervalMs;
+  if (stat.cpu_list.empty() && stat.pids.empty()) stat.system_wide = true;
+
+  Context context = make_context(stat.cpu, "", stat.model_file);
+  settings::check_countable(stat, context.cpu, context.model);
+  const settings::StatPlanning planning = settings::plan_stat(stat, context.cpu, context.model);
+  const schedule::Plan plan =
+      schedule::make_plan(context.model, planning.vars, planning.selection, context.resolver, planning.budget);
+  const collect::Target target = settings::stat_target(stat);
+  const bool cpus_counted = !target.cpus.empty();
+  if (stat.per == aggregate::View::Global && cpus_counted) stat.per = aggregate::View::Socket;
+  settings::check_unit_view(stat, target);
+  const settings::CountedGroups counted = settings::counted_groups(plan, stat.per, target);
+  std::optional<aggregate::Topology> topology;
+  if (cpus_counted) topology = aggregate::Topology::read_sysfs();
+
+  const eval::Evaluator evaluator(context.model, plan.nodes, evaluation_options(plan, planning.vars));
+  const std::chrono::milliseconds period(*stat.interval_ms);
+  serve::SnapshotBuilder builder(evaluator,
+                                 serve::ScopePlan{cpus_counted ? "machine" : "processes", stat.per,
+                                                  topology ? &*topology : nullptr, counted.core_wide_events},
+                                 context.model.name, run_info(context, plan, target), period);
+  serve::SnapshotStore store(period);
+
+  // A hangup (the terminal closing, `systemctl reload`) must not end the
+  // exporter; a client gone while it is answered must not kill it either.
+  std::signal(SIGHUP, SIG_IGN);
+  std::signal(SIGPIPE, SIG_IGN);
+  serve::HttpServer server(address, store, description(context, target, *stat.interval_ms));
+  std::fprintf(stderr, "topdown: serving http://%s/metrics (model %s, every %d ms)\n",
+               serve::ListenAddress{address.host, server.port()}.text().c_str(), context.model.name.c_str(),
+               *stat.interval_ms);
+
+  collect::Options collect_options;
+  collect_options.include_kernel = stat.include_kernel;
+  collect::IntervalOptions intervals;
+  intervals.period = period;
+  // On the counting thread: evaluate, then swap the snapshot in; no socket is touched.
+  intervals.on_interval = [&](const collect::Interval& interval) {
+    store.publish(builder.add(interval.time_s, interval.sample, interval.places));
+  };
+  collect::collect(target, counted.groups, collect_options, intervals);
+  store.stop_counting();
+  server.stop();
+  return 0;
+}
+
+}  // namespace topdown::cli

@@ -1,0 +1,218 @@
+// topdown serve end to end with the software-event model: Prometheus
+// scrapes it and gives back what it served; signals; load.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "run_command.h"
+#include "support/serve_harness.h"
+
+namespace topdown::testing {
+namespace {
+
+const std::string kModel = std::string(TOPDOWN_SOURCE_DIR) + "/tests/data/software.model";
+
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "/serve-" + std::to_string(::getpid()) + "-" + name;
+}
+
+// `topdown serve` with the software model on a free loopback port.
+struct Server {
+  int port = free_port();
+  std::string log = temp_path("serve.log");
+  Child child;
+  explicit Server(const std::vector<std::string>& options) : child(arguments(options, port), log) {}
+  static std::vector<std::string> arguments(std::vector<std::string> options, int port) {
+    std::vector<std::string> argv = {TOPDOWN_BIN, "serve",    "--model",
+                                     kModel,      "--listen", "127.0.0.1:" + std::to_string(port)};
+    argv.insert(argv.end(), options.begin(), options.end());
+    return argv;
+  }
+  bool ready() { return wait_for_http(port, "/report", std::chrono::seconds(10)); }
+  std::string scrape() {
+    httplib::Client client("127.0.0.1", port);
+    const auto result = client.Get("/metrics");
+    return result && result->status == 200 ? result->body : "";
+  }
+};
+
+bool permitted() {
+  return run_command(std::string(TOPDOWN_BIN) + " stat --model " + kModel + " -a -- true").exit_code == 0;
+}
+
+TEST(ServeCli, PrometheusStoresWhatTopdownServed) {
+  if (!permitted()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
+  if (std::system("command -v prometheus >/dev/null 2>&1") != 0) GTEST_SKIP() << "prometheus is not installed";
+  Server serve({"-I", "500", "--per-thread"});
+  ASSERT_TRUE(serve.ready()) << slurp(serve.log);
+
+  const std::string dir = temp_path("prometheus");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/prometheus.yml") << "global:\n  scrape_interval: 1s\n  scrape_timeout: 900ms\n"
+                                         << "scrape_configs:\n  - job_name: topdown\n    static_configs:\n"
+                                         << "      - targets: ['127.0.0.1:" << serve.port << "']\n";
+  const int prometheus_port = free_port();
+  Child prometheus({"prometheus", "--config.file=" + dir + "/prometheus.yml", "--storage.tsdb.path=" + dir + "/data",
+                    "--web.listen-address=127.0.0.1:" + std::to_string(prometheus_port), "--log.level=warn"},
+                   dir + "/prometheus.log");
+
+  // What topdown served for each interval, by its number (topdown_intervals_total),
+  // until Prometheus has scraped four times (it takes a few seconds to start).
+  httplib::Client api("127.0.0.1", prometheus_port);
+  const auto scrapes_stored = [&api] {
+    const auto count =
+        api.Get("/api/v1/query", {{"query", "count_over_time(topdown_intervals_total[60s])"}}, httplib::Headers{});
+    if (!count || count->status != 200) return 0;
+    const nlohmann::json answer = nlohmann::json::parse(count->body);
+    const auto& result = answer["data"]["result"];
+    return result.empty() ? 0 : std::stoi(result[0]["value"][1].get<std::string>());
+  };
+  std::map<double, std::map<SeriesKey, double>> served;
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(25);
+  for (int round = 1; std::chrono::steady_clock::now() < end; ++round) {
+    std::map<SeriesKey, double> series = parse_exposition(serve.scrape());
+    series.erase(SeriesKey{"topdown_scrape_duration_seconds", {}});
+    const auto interval = series.find(SeriesKey{"topdown_intervals_total", {}});
+    if (interval != series.end()) served[interval->second] = std::move(series);
+    if (round % 10 == 0 && scrapes_stored() >= 5) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_TRUE(prometheus.running()) << slurp(dir + "/prometheus.log");
+  const auto result =
+      api.Get("/api/v1/query", {{"query", R"({__name__=~"topdown_.+",job="topdown"}[30s])"}}, httplib::Headers{});
+  ASSERT_TRUE(result) << slurp(dir + "/prometheus.log");
+  ASSERT_EQ(result->status, 200) << result->body;
+  const nlohmann::json answer = nlohmann::json::parse(result->body);
+  // Per scrape (its timestamp): the series stored.
+  std::map<double, std::map<SeriesKey, double>> stored;
+  for (const nlohmann::json& series : answer["data"]["result"]) {
+    SeriesKey key;
+    for (const auto& [name, value] : series["metric"].items()) {
+      if (name == "__name__") {
+        key.first = value;
+      } else if (name != "job" && name != "instance") {
+        key.second.emplace(name, value);
+      }
+    }
+    if (key.first == "topdown_scrape_duration_seconds") continue;
+    for (const nlohmann::json& point : series["values"]) {
+      stored[point[0].get<double>()][key] = std::stod(point[1].get<std::string>());
+    }
+  }
+  size_t scrapes_compared = 0;
+  size_t values_compared = 0;
+  for (const auto& [timestamp, series] : stored) {
+    const auto interval = series.find(SeriesKey{"topdown_intervals_total", {}});
+    ASSERT_NE(interval, series.end());
+    const auto seen = served.find(interval->second);
+    if (seen == served.end()) continue;  // scraped before the test's own first look
+    ++scrapes_compared;
+    EXPECT_EQ(series.size(), seen->second.size()) << "at " << timestamp;
+    for (const auto& [key, value] : series) {
+      const auto own = seen->second.find(key);
+      ASSERT_NE(own, seen->second.end()) << key.first;
+      EXPECT_EQ(value, own->second) << key.first << " at interval " << interval->second;
+      ++values_compared;
+    }
+  }
+  EXPECT_GE(scrapes_compared, 3u) << result->body;
+  EXPECT_GE(values_compared, 3 * 20u);
+  // On_CPU per CPU is a ratio Prometheus has (the idle task counts as on a CPU).
+  bool has_ratio = false;
+  for (const auto& [timestamp, series] : stored) {
+    for (const auto& [key, value] : series) has_ratio = has_ratio || key.first == "topdown_node_ratio";
+  }
+  EXPECT_TRUE(has_ratio);
+
+  prometheus.signal(SIGTERM);
+  EXPECT_TRUE(prometheus.wait(std::chrono::seconds(10)).has_value());
+  serve.child.signal(SIGTERM);
+  EXPECT_EQ(serve.child.wait(std::chrono::seconds(10)), 0) << slurp(serve.log);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ServeCli, PromtoolAcceptsALiveScrape) {
+  if (!permitted()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
+  if (std::system("command -v promtool >/dev/null 2>&1") != 0) GTEST_SKIP() << "promtool is not installed";
+  Server serve({"-I", "200", "-l", "2"});
+  ASSERT_TRUE(serve.ready()) << slurp(serve.log);
+  const std::string scrape = temp_path("scrape.prom");
+  std::ofstream(scrape) << serve.scrape();
+  const CommandResult checked = run_command("sh -c 'promtool check metrics <" + scrape + "'");
+  EXPECT_EQ(checked.exit_code, 0) << checked.out << checked.err;
+  EXPECT_EQ(checked.out + checked.err, "");
+}
+
+TEST(ServeCli, SighupIsHarmlessAndSigtermStopsCleanly) {
+  if (!permitted()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
+  Server serve({"-I", "100"});
+  ASSERT_TRUE(serve.ready()) << slurp(serve.log);
+  serve.child.signal(SIGHUP);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_TRUE(serve.child.running());
+  EXPECT_TRUE(wait_for_http(serve.port, "/healthz", std::chrono::seconds(2)));
+  serve.child.signal(SIGTERM);
+  EXPECT_EQ(serve.child.wait(std::chrono::seconds(10)), 0) << slurp(serve.log);
+  EXPECT_EQ(slurp(serve.log).rfind("topdown: serving http://127.0.0.1:" + std::to_string(serve.port) + "/metrics", 0),
+            0u)
+      << slurp(serve.log);
+}
+
+TEST(ServeCli, ABadListenAddressIsOneLine) {
+  const CommandResult r = run_command(std::string(TOPDOWN_BIN) + " serve --model " + kModel + " --listen 10.0.0.1");
+  EXPECT_EQ(r.exit_code, 125);
+  EXPECT_EQ(r.err,
+            "topdown: --listen '10.0.0.1': no port; give ADDRESS:PORT with a numeric address and a port 0-65535, e.g. "
+            "127.0.0.1:9842, 0.0.0.0:9842 or [::1]:9842\n");
+}
+
+TEST(ServeCli, ProcessesAreServedUntilTheyEnd) {
+  // Busy for two seconds, and then ends.
+  Child busy({"sh", "-c", "end=$(($(date +%s) + 2)); while [ $(date +%s) -lt $end ]; do :; done"},
+             temp_path("busy.log"));
+  Server serve({"-I", "100", "-p", std::to_string(busy.pid())});
+  ASSERT_TRUE(serve.ready()) << slurp(serve.log);
+  const std::map<SeriesKey, double> series = parse_exposition(serve.scrape());
+  const SeriesKey on_cpu{"topdown_node_ratio",
+                         {{"node", "On_CPU"}, {"level", "1"}, {"scope", "processes"}, {"model", "software"}}};
+  ASSERT_TRUE(series.count(on_cpu)) << serve.scrape();
+  SeriesKey off_cpu = on_cpu;
+  off_cpu.second["node"] = "Off_CPU";
+  EXPECT_GT(series.at(on_cpu), 0.02);  // busy, on a machine that may be busier
+  EXPECT_NEAR(series.at(on_cpu) + series.at(off_cpu), 1, 1e-9);
+  EXPECT_EQ(serve.child.wait(std::chrono::seconds(10)), 0) << slurp(serve.log);
+}
+
+// The ctest size of bench/serve_load_bench: counting goes on, nothing leaks.
+TEST(ServeCli, LoadDoesNotStopCountingNorLeak) {
+  if (!permitted()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
+  // A tick counts as lost when it comes half a period late: 125 ms here, on a machine that may be busy.
+  Server serve({"-I", "250"});
+  ASSERT_TRUE(serve.ready()) << slurp(serve.log);
+  load(serve.port, 50, 2, 5, 0);  // warm up: threads and buffers exist
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const long fds_before = open_fds(serve.child.pid());
+  const long rss_before = proc_status_field(serve.child.pid(), "VmRSS");
+  const std::map<SeriesKey, double> before = parse_exposition(serve.scrape());
+  const auto start = std::chrono::steady_clock::now();
+  const LoadResult result = load(serve.port, 1000, 10, 100, 2);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::this_thread::sleep_for(std::chrono::seconds(6));  // the slow connections time out
+  const std::map<SeriesKey, double> after = parse_exposition(serve.scrape());
+  EXPECT_EQ(result.failed, 0u);
+  EXPECT_EQ(result.latencies_s.size(), 1000u);
+  EXPECT_EQ(after.at({"topdown_lost_intervals_total", {}}), 0);
+  EXPECT_EQ(after.at({"topdown_errors_total", {}}), 0);
+  const double intervals = after.at({"topdown_intervals_total", {}}) - before.at({"topdown_intervals_total", {}});
+  EXPECT_GE(intervals, (seconds + 6) * 4 * 0.9);
+  EXPECT_LE(open_fds(serve.child.pid()), fds_before + 1);
+  EXPECT_LE(proc_status_field(serve.child.pid(), "VmRSS"), rss_before + 4096) << "kB";
+  std::printf("1000 scrapes from 10 clients in %.2f s: p99 %.1f ms\n", seconds, result.p99_s() * 1e3);
+  serve.child.signal(SIGTERM);
+  EXPECT_EQ(serve.child.wait(std::chrono::seconds(10)), 0) << slurp(serve.log);
+}
+
+}  // namespace
+}  // namespace topdown::testing

@@ -1,0 +1,220 @@
+#include "serve/exposition.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "support/tiny_model.h"
+
+namespace topdown::serve {
+namespace {
+
+const std::vector<std::string> kNodes = {"Busy", "Busy_Memory", "Busy_Core", "Idle", "IPC"};
+
+// CPU0 and CPU1 on socket 0, CPU2 on socket 1.
+const aggregate::Topology kTopology({{0, {0, 0}}, {1, {1, 0}}, {2, {0, 1}}});
+
+// One CPU's counts for an interval of 0.1 s: Busy = busy / 4000 slots.
+counts::Sample cpu_sample(double busy_slots, bool with_stalls = true) {
+  counts::Sample s;
+  s.events["cycles"] = {1000, 100, 100};
+  s.events["busy_slots"] = {busy_slots, 100, 100};
+  s.events["idle_slots"] = {4000 - busy_slots, 100, 100};
+  if (with_stalls) {
+    s.events["mem_stalls"] = {300, 100, 100};
+    s.events["all_stalls"] = {400, 100, 100};
+  }
+  s.events["instructions"] = {2500, 100, 100};
+  s.duration_s = 0.1;
+  return s;
+}
+
+std::vector<counts::Place> places(const std::vector<double>& busy_per_cpu, bool with_stalls = true) {
+  std::vector<counts::Place> result;
+  for (size_t cpu = 0; cpu < busy_per_cpu.size(); ++cpu) {
+    result.push_back({"CPU" + std::to_string(cpu), cpu_sample(busy_per_cpu[cpu], with_stalls)});
+  }
+  return result;
+}
+
+counts::Sample sum_of(const std::vector<counts::Place>& places) {
+  counts::Sample sum;
+  for (const counts::Place& place : places) counts::add_scaled(sum, place.sample);
+  sum.duration_s = places.front().sample.duration_s;
+  return sum;
+}
+
+struct Fixture {
+  model::Model model = testing::tiny_model();
+  eval::Evaluator evaluator{model, kNodes, eval::Options{}};
+  SnapshotBuilder builder{evaluator, ScopePlan{"machine", aggregate::View::Socket, &kTopology, {}}, "tiny",
+                          report::RunInfo{}, std::chrono::milliseconds(100)};
+
+  std::shared_ptr<const Snapshot> interval(double time_s, const std::vector<counts::Place>& cpus) {
+    return builder.add(time_s, sum_of(cpus), cpus);
+  }
+};
+
+bool has_line(const std::string& text, const std::string& line) {
+  return text.find("\n" + line + "\n") != std::string::npos || text.rfind(line + "\n", 0) == 0;
+}
+
+TEST(Exposition, NodeRatiosPerScopeWithTheirLabels) {
+  Fixture f;
+  const std::string text = write_exposition(*f.interval(0.1, places({2000, 1000, 3000})));
+  // The machine: 6000 of 12000 slots; socket 0: 3000 of 8000; socket 1: 3000 of 4000.
+  EXPECT_TRUE(has_line(text, R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="machine",model="tiny"} 0.5)"))
+      << text;
+  EXPECT_TRUE(has_line(
+      text, R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="socket",socket="0",model="tiny"} 0.375)"))
+      << text;
+  EXPECT_TRUE(has_line(
+      text, R"(topdown_node_ratio{node="Idle",level="1",parent="",scope="socket",socket="1",model="tiny"} 0.25)"))
+      << text;
+  // Busy_Memory = Busy * 300 / 400.
+  EXPECT_TRUE(has_line(
+      text, R"(topdown_node_ratio{node="Busy_Memory",level="2",parent="Busy",scope="machine",model="tiny"} 0.375)"))
+      << text;
+  EXPECT_TRUE(
+      has_line(text, R"(topdown_info_value{metric="IPC",unit="instructions/cycle",scope="machine",model="tiny"} 2.5)"))
+      << text;
+  EXPECT_TRUE(
+      has_line(text, R"(topdown_node_counted_ratio{node="Busy",level="1",parent="",scope="machine",model="tiny"} 1)"))
+      << text;
+  EXPECT_TRUE(has_line(text, "# TYPE topdown_node_ratio gauge")) << text;
+  EXPECT_TRUE(has_line(text, "# TYPE topdown_events_total counter")) << text;
+}
+
+TEST(Exposition, BottleneckIsOneLabelledGaugePerScope) {
+  Fixture f;
+  const std::string text = write_exposition(*f.interval(0.1, places({3600, 3600, 400})));
+  // Busy 0.9 on socket 0, Busy_Memory (0.675) is the deepest node over its threshold.
+  EXPECT_TRUE(
+      has_line(text, R"(topdown_bottleneck{node="Busy_Memory",level="2",scope="socket",socket="0",model="tiny"} 1)"))
+      << text;
+  // Socket 1: Idle 0.9, which has no children.
+  EXPECT_TRUE(has_line(text, R"(topdown_bottleneck{node="Idle",level="1",scope="socket",socket="1",model="tiny"} 1)"))
+      << text;
+}
+
+TEST(Exposition, UntrustworthyNodesAreOmittedWithTheReason) {
+  Fixture f;
+  const std::string text = write_exposition(*f.interval(0.1, places({2000, 2000, 2000}, /*with_stalls=*/false)));
+  EXPECT_EQ(text.find(R"(topdown_node_ratio{node="Busy_Memory")"), std::string::npos) << text;
+  EXPECT_EQ(text.find(R"(topdown_node_ratio{node="Busy_Core")"), std::string::npos) << text;
+  EXPECT_TRUE(has_line(
+      text,
+      R"(topdown_node_omitted{node="Busy_Memory",level="2",parent="Busy",reason="not_available",scope="machine",model="tiny"} 1)"))
+      << text;
+  EXPECT_TRUE(has_line(text, R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="machine",model="tiny"} 0.5)"))
+      << text;
+
+  eval::NodeResult unreliable;
+  unreliable.value = 0.4;
+  unreliable.unreliable = true;
+  EXPECT_EQ(omission_reason(unreliable), "unreliable");
+  unreliable.unreliable = false;
+  unreliable.out_of_range = true;
+  EXPECT_EQ(omission_reason(unreliable), "out_of_range");
+  unreliable.out_of_range = false;
+  unreliable.multiplexed = true;  // an estimate, exported with its counted share
+  EXPECT_EQ(omission_reason(unreliable), "");
+}
+
+TEST(Exposition, EventCountersAddUpOverIntervals) {
+  Fixture f;
+  f.interval(0.1, places({2000, 1000, 3000}));
+  const std::string text = write_exposition(*f.interval(0.2, places({1000, 1000, 1000})));
+  EXPECT_TRUE(has_line(text, R"(topdown_events_total{event="busy_slots",scope="machine",model="tiny"} 9000)")) << text;
+  EXPECT_TRUE(has_line(text, R"(topdown_events_total{event="busy_slots",scope="socket",socket="1",model="tiny"} 4000)"))
+      << text;
+  EXPECT_TRUE(has_line(text, R"(topdown_event_counted_ratio{event="cycles",scope="machine",model="tiny"} 1)")) << text;
+  EXPECT_TRUE(has_line(text, "topdown_intervals_total 2")) << text;
+  EXPECT_TRUE(has_line(text, "topdown_interval_end_seconds 0.2")) << text;
+  EXPECT_TRUE(has_line(text, "topdown_interval_seconds 0.1")) << text;
+}
+
+TEST(Exposition, LateIntervalsCountTheLostPeriods) {
+  Fixture f;
+  std::vector<counts::Place> cpus = places({2000, 1000, 3000});
+  counts::Sample late = sum_of(cpus);
+  late.duration_s = 0.31;  // three periods of 100 ms in one interval
+  const std::string text = write_exposition(*f.builder.add(0.31, late, cpus));
+  EXPECT_TRUE(has_line(text, "topdown_lost_intervals_total 2")) << text;
+}
+
+TEST(Exposition, AnIntervalThatCannotBeSplitIsAnErrorAndKeepsTheLastValues) {
+  Fixture f;
+  f.interval(0.1, places({2000, 1000, 3000}));
+  std::vector<counts::Place> unknown_cpu = places({2000, 1000, 3000, 1000});  // CPU3 is not in the topology
+  const std::shared_ptr<const Snapshot> snapshot = f.builder.add(0.2, sum_of(unknown_cpu), unknown_cpu);
+  const std::string text = write_exposition(*snapshot);
+  EXPECT_TRUE(has_line(text, "topdown_errors_total 1")) << text;
+  EXPECT_NE(snapshot->health.last_error.find("CPU3"), std::string::npos) << snapshot->health.last_error;
+  EXPECT_TRUE(has_line(text, "topdown_interval_end_seconds 0.1")) << text;
+  EXPECT_TRUE(has_line(text, R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="machine",model="tiny"} 0.5)"))
+      << text;
+}
+
+TEST(Exposition, LabelValuesAndNumbersAreWrittenAsTheFormatSays) {
+  EXPECT_EQ(escape_label_value("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
+  EXPECT_EQ(escape_label_value("app-4242"), "app-4242");
+  EXPECT_EQ(format_value(0.1), "0.1");
+  EXPECT_EQ(format_value(1e21), "1e+21");
+  EXPECT_EQ(format_value(12345678901.0), "12345678901");
+  EXPECT_EQ(format_value(1.0 / 0.0), "+Inf");
+  EXPECT_EQ(format_value(-1.0 / 0.0), "-Inf");
+  EXPECT_EQ(std::stod(format_value(2.0 / 3.0)), 2.0 / 3.0);  // round-trips exactly
+}
+
+TEST(Exposition, UnitLabelsNameTheirPlaces) {
+  using aggregate::View;
+  EXPECT_EQ(unit_labels(View::Socket, "S1", nullptr), (Labels{{"scope", "socket"}, {"socket", "1"}}));
+  EXPECT_EQ(unit_labels(View::Core, "S0-C12", nullptr), (Labels{{"scope", "core"}, {"core", "12"}, {"socket", "0"}}));
+  EXPECT_EQ(unit_labels(View::Thread, "CPU2", &kTopology),
+            (Labels{{"scope", "cpu"}, {"cpu", "2"}, {"core", "0"}, {"socket", "1"}}));
+  EXPECT_EQ(unit_labels(View::Thread, "my \"app\"-4242", nullptr),
+            (Labels{{"scope", "thread"}, {"thread", "my \"app\"-4242"}}));
+}
+
+TEST(Exposition, EveryFamilyHasHelpAndTypeBeforeItsSamples) {
+  Fixture f;
+  const std::string text =
+      write_exposition(*f.interval(0.1, places({2000, 1000, 3000}))) + write_scrape_duration(0.001);
+  std::istringstream in(text);
+  std::set<std::string> typed;
+  std::string previous_family;
+  std::set<std::string> finished;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("# TYPE ", 0) == 0) typed.insert(line.substr(7, line.find(' ', 7) - 7));
+    if (line.empty() || line[0] == '#') continue;
+    const std::string family = line.substr(0, line.find_first_of("{ "));
+    EXPECT_TRUE(typed.count(family)) << line;
+    if (family != previous_family) {
+      EXPECT_FALSE(finished.count(family)) << "samples of " << family << " are not together";
+      finished.insert(previous_family);
+      previous_family = family;
+    }
+  }
+  EXPECT_TRUE(typed.count("topdown_scrape_duration_seconds"));
+}
+
+TEST(Exposition, PromtoolAcceptsTheOutput) {
+  if (std::system("command -v promtool >/dev/null 2>&1") != 0) GTEST_SKIP() << "promtool is not installed";
+  Fixture f;
+  f.interval(0.1, places({2000, 1000, 3000}, false));
+  const std::string text = write_exposition(*f.interval(0.2, places({3600, 3600, 400}))) + write_scrape_duration(0.001);
+  const std::string path = ::testing::TempDir() + "/exposition-" + std::to_string(::getpid()) + ".prom";
+  std::ofstream(path) << text;
+  const std::string output = path + ".out";
+  const int status = std::system(("promtool check metrics <" + path + " >" + output + " 2>&1").c_str());
+  std::ifstream in(output);
+  const std::string complaints((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(status, 0) << complaints;
+  EXPECT_EQ(complaints, "") << complaints;
+}
+
+}  // namespace
+}  // namespace topdown::serve
