@@ -20,7 +20,7 @@ constexpr std::array<Kernel, 4> kKernels{{
      topdown::demo::alu_chains},
     {"faults-and-compute",
      "page faults in fault_pages (1/4 of the CPU time), arithmetic in compute_only (3/4): a profile's two functions",
-     100, topdown::demo::faults_and_compute},
+     10, topdown::demo::faults_and_compute},
 }};
 
 constexpr std::string_view kUsage =

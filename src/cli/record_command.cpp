@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "cli/commands.h"
 #include "cli/context.h"
@@ -37,7 +38,8 @@ CLI::App* add_record_command(CLI::App& app, settings::RecordOptions& options) {
   command->add_option("-p,--pid", live.pids, "Sample these running processes (PID[,PID])")
       ->delimiter(',')
       ->check(CLI::PositiveNumber);
-  command->add_flag("--kernel", live.include_kernel, "Also sample in the kernel (needs perf_event_paranoid <= 1)");
+  command->add_flag("--kernel", live.include_kernel,
+                    "Also sample in the kernel (the default as root or with perf_event_paranoid <= 1)");
   auto* user = command->add_option("--user", live.user, "Run the command as this user (needs root)");
   command->add_flag("--keep-root", live.keep_root, "Under sudo, run the command as root too")->excludes(user);
   command->add_flag("--print-perf", live.print_perf, "Print the perf record command that samples the same, and exit");
@@ -60,7 +62,13 @@ int run_record(const RecordOptions& options) {
   const collect::Target target = settings::stat_target(live);
   sampling::Options sampling_options;
   sampling_options.rate = rate;
-  sampling_options.include_kernel = live.include_kernel;
+  // Without kernel samples, time a function spends in the kernel (its page
+  // faults, its system calls) would be charged to whichever function the
+  // next user-mode sample lands in; so the kernel is sampled whenever the
+  // kernel allows it (root, or perf_event_paranoid <= 1), as perf record does.
+  const std::string& paranoid = context.cpu.perf_event_paranoid;
+  sampling_options.include_kernel =
+      live.include_kernel || ::geteuid() == 0 || (!paranoid.empty() && std::atoi(paranoid.c_str()) <= 1);
   sampling_options.run_as =
       collect::choose_identity(::geteuid(), collect::sudo_variables_from_environment(), {live.user, live.keep_root});
   const recording::Header header = settings::record_header(

@@ -16,8 +16,8 @@
 #include "eval/evaluate.h"
 #include "events/model_resolver.h"
 #include "profile/attribute.h"
-#include "profile/profile.h"
 #include "profile/name_samples.h"
+#include "profile/profile.h"
 #include "recording/data_file.h"
 #include "recording/perf_script.h"
 #include "report/csv.h"
@@ -29,14 +29,13 @@ namespace topdown::cli {
 namespace {
 
 // What a recording's file says of the machine, as import's decision reads it.
-import::FileInfo file_facts(const recording::Recording& recording, bool header_known) {
-  import::FileInfo file;
-  if (header_known) {
-    file.smt_enabled = recording.header.smt_enabled;
-    file.online_cpus = recording.header.cpus_online;
-  }
-  return file;
+import::FileInfo file_facts(const recording::Recording& recording, bool header_known){import::FileInfo file;
+if (header_known) {
+  file.smt_enabled = recording.header.smt_enabled;
+  file.online_cpus = recording.header.cpus_online;
 }
+return file;
+}  // namespace
 
 settings::ImportOptions decision_options(const ProfileOptions& options) {
   settings::ImportOptions decided;
@@ -195,7 +194,7 @@ void symbolize(recording::Recording& recording) {
   for (const std::string& warning : symbolizer.warnings()) recording.warnings.push_back(warning);
 }
 
-}  // namespace
+}  // namespace topdown::cli
 
 int run_report(const ProfileOptions& options) {
   if (options.min_share_percent < 0 || options.min_share_percent > 100) {

@@ -5,6 +5,10 @@ namespace topdown::perf {
 void set_sampling(perf_event_attr& attr, const SamplingOptions& options) {
   attr.sample_type = kSampleType;
   attr.sample_id_all = 1;
+  // The user-mode address only: no kernel frames, and no unwinding past the
+  // first user frame (its cost would grow with the stack).
+  attr.exclude_callchain_kernel = 1;
+  attr.sample_max_stack = 1;
   if (options.leader) {
     if (options.rate.frequency != 0) {
       attr.freq = 1;

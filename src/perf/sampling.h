@@ -11,9 +11,13 @@ namespace topdown::perf {
 // stream is known before its layout), where and when, and the group's
 // values (read_format kReadGroup: nr, times, then a value and an id each).
 // Every other record ends with the same id, tid, time and cpu
-// (sample_id_all), so records of many events can share one ring.
-constexpr uint64_t kSampleType =
-    PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_READ;
+// (sample_id_all), so records of many events can share one ring. The
+// callchain holds only the user-mode address where the task entered the
+// kernel (set_sampling limits it to that one frame), so that time spent in
+// the kernel on a function's behalf (page faults, system calls) is charged
+// to that function.
+constexpr uint64_t kSampleType = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+                                 PERF_SAMPLE_CPU | PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN;
 
 // How often the leader samples: `frequency` samples per second of the
 // group's running time (the kernel adjusts the period), or every `period`

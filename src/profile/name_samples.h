@@ -56,7 +56,12 @@ void name_samples(recording::Recording& recording, Resolver& resolver) {
   for (recording::Sample& sample : recording.samples) {
     feed_until(sample.time);
     if (sample.symbol != recording::kNoSymbol) continue;
-    const auto& where = resolver.resolve(sample.pid, sample.ip, sample.kernel);
+    // Time in the kernel on a task's behalf (a page fault, a system call) is
+    // the cost of the user function that entered it; kernel threads and
+    // recordings without that address keep the kernel function.
+    const bool charge_caller = sample.kernel && sample.user_ip != 0;
+    const auto& where = charge_caller ? resolver.resolve(sample.pid, sample.user_ip, false)
+                                      : resolver.resolve(sample.pid, sample.ip, sample.kernel);
     auto [entry, fresh] =
         known.try_emplace(where.function + '\0' + where.module + '\0' + where.file + ':' + std::to_string(where.line),
                           static_cast<uint32_t>(recording.symbols.size()));

@@ -18,7 +18,7 @@ namespace {
 
 constexpr uint64_t kReadableSample = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
                                      PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
-                                     PERF_SAMPLE_READ;
+                                     PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN;
 constexpr uint64_t kGroupRead = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
 
 std::string file_bytes(const std::string& path) {
@@ -205,7 +205,25 @@ class Reader {
       recording_.values[sample.first_value + position] = value >= previous[position] ? value - previous[position] : 0;
       previous[position] = value;
     }
+    if ((type & PERF_SAMPLE_CALLCHAIN) != 0) sample.user_ip = user_entry(fields);
     recording_.samples.push_back(sample);
+  }
+
+  // The first user-mode address of a sample's callchain: where the task
+  // entered the kernel when the sample is in the kernel (0 when none).
+  static uint64_t user_entry(Fields& fields) {
+    const uint64_t entries = fields.u64();
+    uint64_t found = 0;
+    bool in_user = false;
+    for (uint64_t i = 0; i < entries; ++i) {
+      const uint64_t entry = fields.u64();
+      if (entry >= PERF_CONTEXT_MAX) {
+        in_user = entry == PERF_CONTEXT_USER;
+      } else if (in_user && found == 0) {
+        found = entry;
+      }
+    }
+    return found;
   }
 
   void mapping(const perf_event_header& header, Fields& fields) {

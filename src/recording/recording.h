@@ -49,6 +49,7 @@ struct Sample {
   int32_t cpu = -1;
   uint64_t ip = 0;
   bool kernel = false;          // the ip is in the kernel
+  uint64_t user_ip = 0;         // in the kernel: the user-mode address where the task entered it (0: unknown)
   uint32_t group = 0;           // index into Header::groups
   uint32_t symbol = kNoSymbol;  // index into Recording::symbols when the file already named the function (perf script)
   uint32_t first_value = 0;     // deltas are values[first_value, first_value + groups[group].events.size())

@@ -47,11 +47,12 @@ TEST_F(RecordCli, DemoRecordingReadsBackWithItsFaultsMappingAndExec) {
   EXPECT_LE(group.time_running, group.time_enabled);
   EXPECT_GT(recording.samples.size(), 100u);
   EXPECT_EQ(recording.lost_samples, 0u);
-  // 100 slices of 4 rounds of 256 pages, each a fault, and the few of
-  // starting a process; only the faults after the last sample are missing.
+  // 10 slices and a calibration of 40 rounds of 256 pages, each a fault,
+  // and the few of starting a process; only the faults after the last
+  // sample are missing.
   const uint64_t faults = total(recording, 1);
-  EXPECT_GE(faults, 100u * 4 * 256 * 95 / 100);
-  EXPECT_LE(faults, 100u * 4 * 256 + 2000);
+  EXPECT_GE(faults, 11u * 40 * 256 * 95 / 100);
+  EXPECT_LE(faults, 11u * 40 * 256 + 2000);
   // task-clock deltas: the run's CPU time, about 1 ms per sample at 1 kHz.
   const double per_sample_ms =
       static_cast<double>(total(recording, 0)) / 1e6 / static_cast<double>(recording.samples.size());

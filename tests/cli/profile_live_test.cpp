@@ -1,0 +1,108 @@
+// topdown record and topdown report together, live: a workload whose two
+// functions are known (topdown-demo faults-and-compute: fault_pages a quarter
+// of the CPU time and every page fault, compute_only three quarters and
+// none) must come out as such. With the software model everywhere; with the
+// CPU's own model where there is a PMU.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "run_command.h"
+
+namespace {
+
+using topdown::testing::run_command;
+
+const std::string kTopdown = TOPDOWN_BIN;
+const std::string kDemo = TOPDOWN_DEMO_BIN;
+const std::string kSoftwareModel = std::string(TOPDOWN_SOURCE_DIR) + "/tests/data/software.model";
+
+class ProfileLive : public ::testing::Test {
+ protected:
+  void TearDown() override { ::unlink(file_.c_str()); }
+
+  // The JSON records of `topdown report` of a recording of `command`, by function.
+  std::map<std::string, nlohmann::json> profile(const std::string& record_options, const std::string& command,
+                                                const std::string& report_options) {
+    const auto recorded = run_command(kTopdown + " record " + record_options + " -o " + file_ + " -- " + command);
+    EXPECT_EQ(recorded.exit_code, 0) << recorded.err;
+    const auto reported = run_command(kTopdown + " report --json -v " + report_options + " " + file_);
+    EXPECT_EQ(reported.exit_code, 0) << reported.err;
+    std::map<std::string, nlohmann::json> functions;
+    std::istringstream lines(reported.err);  // like stat and import, report writes to stderr without -o
+    for (std::string line; std::getline(lines, line);) {
+      const nlohmann::json record = nlohmann::json::parse(line, nullptr, false);
+      if (record.is_object() && record.contains("function")) {
+        functions[record["function"].get<std::string>()] = record;
+      }
+    }
+    return functions;
+  }
+
+  static const nlohmann::json* find_function(const std::map<std::string, nlohmann::json>& functions,
+                                             const std::string& part) {
+    for (const auto& [name, record] : functions) {
+      if (name.find(part) != std::string::npos) return &record;
+    }
+    return nullptr;
+  }
+
+  static double event_value(const nlohmann::json& record, const std::string& event) {
+    for (const auto& entry : record["events"]) {
+      if (entry["name"] == event) return entry["value"].get<double>();
+    }
+    ADD_FAILURE() << "no " << event << " in " << record["function"];
+    return 0;
+  }
+
+  static const nlohmann::json* node(const nlohmann::json& record, const std::string& name) {
+    for (const auto& entry : record["nodes"]) {
+      if (entry["name"] == name) return &entry;
+    }
+    return nullptr;
+  }
+
+  std::string file_ = ::testing::TempDir() + "profile_live." + std::to_string(::getpid()) + ".data";
+};
+
+TEST_F(ProfileLive, SoftwareModelPutsEachFunctionsTimeAndFaultsWhereTheyAre) {
+  const auto functions = profile("--model " + kSoftwareModel, kDemo + " faults-and-compute", "");
+  const nlohmann::json* whole = find_function(functions, "[whole program]");
+  const nlohmann::json* faults = find_function(functions, "demo::fault_pages");
+  const nlohmann::json* compute = find_function(functions, "demo::compute_only");
+  ASSERT_TRUE(whole && faults && compute) << "functions found: " << functions.size();
+  // The demo calibrates fault_pages to a quarter of its CPU time, compute_only
+  // to three quarters; the profile must find each within 5 points.
+  EXPECT_NEAR((*faults)["share"].get<double>(), 0.25, 0.05);
+  EXPECT_NEAR((*compute)["share"].get<double>(), 0.75, 0.05);
+  // Every page fault is fault_pages's; a sample charges those since the
+  // previous one, so a few land on the first sample after the switch.
+  const double all_faults = event_value(*whole, "page-faults");
+  EXPECT_GT(all_faults, 10 * 40 * 256);
+  EXPECT_GT(event_value(*faults, "page-faults"), 0.85 * all_faults);
+  EXPECT_LT(event_value(*compute, "page-faults"), 0.10 * all_faults);
+}
+
+// Where the CPU's own model counts: pointer chasing is Memory_Bound in its
+// function, register arithmetic is not.
+TEST_F(ProfileLive, CpuModelFindsMemoryBoundInTheChasingFunctionOnly) {
+  if (!topdown::testing::has_pmu())
+    GTEST_SKIP() << "no hardware PMU on this machine (a VM without a virtual PMU): needs real counters";
+  const auto chase = profile("-l2", kDemo + " pointer-chase", "-l2");
+  const nlohmann::json* chasing = find_function(chase, "chase_pointers");
+  ASSERT_NE(chasing, nullptr);
+  const nlohmann::json* memory = node(*chasing, "Memory_Bound");
+  ASSERT_NE(memory, nullptr);
+  EXPECT_TRUE((*memory)["over_threshold"].get<bool>()) << memory->dump();
+
+  const auto alu = profile("-l2", kDemo + " alu", "-l2");
+  const nlohmann::json* arithmetic = find_function(alu, "alu_chains");
+  ASSERT_NE(arithmetic, nullptr);
+  const nlohmann::json* alu_memory = node(*arithmetic, "Memory_Bound");
+  ASSERT_NE(alu_memory, nullptr);
+  EXPECT_FALSE((*alu_memory)["over_threshold"].get<bool>()) << alu_memory->dump();
+}
+
+}  // namespace
