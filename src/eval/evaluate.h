@@ -31,6 +31,9 @@ struct NodeResult {
   // Computed from a node's fallback formula (its own or one it uses): a
   // lesser form of the model's value, for counts that lack some events.
   bool approximate = false;
+  // Set by import for a file of several perf stat runs whose runs each hold
+  // only some of the node's events: computed from the runs' rates (approximate too).
+  bool from_run_rates = false;
   std::vector<std::string> missing_events;  // needed but not counted: value is n/a
   // A value n/a with every event counted: the facts of the run it needs
   // that are not known (num_cpus_online of a file that does not say,

@@ -38,7 +38,11 @@ std::string note_text(const eval::NodeResult& r) {
   }
   if (r.out_of_range) notes.push_back(fmt::format("raw {:.1f}%", *r.value * 100));
   if (r.value && r.multiplexed) notes.push_back(fmt::format("counted {:.0f}% of the time", r.counted_share * 100));
-  if (r.value && r.approximate) notes.push_back("approximate: events of its formula were not counted");
+  if (r.value && r.from_run_rates) {
+    notes.push_back("approximate: its events were counted in different runs; from their rates");
+  } else if (r.value && r.approximate) {
+    notes.push_back("approximate: events of its formula were not counted");
+  }
   std::string text;
   for (const auto& note : notes) text += (text.empty() ? "" : "; ") + note;
   return text;
@@ -168,7 +172,9 @@ std::string render_text(const eval::Evaluation& evaluation, const counts::Sample
   }
   if (std::any_of(evaluation.nodes.begin(), evaluation.nodes.end(),
                   [](const eval::NodeResult& r) { return r.approximate && r.value; })) {
-    out += "~ approximate: the counts lack events of the formula; a lesser formula gave the value.\n";
+    out +=
+        "~ approximate: the counts lack events of the formula and a lesser formula gave the value, or its events "
+        "were counted in different runs.\n";
   }
   if (std::any_of(evaluation.nodes.begin(), evaluation.nodes.end(), [](const auto& r) { return r.out_of_range; })) {
     out += "* outside 0-100%: shown clamped; the raw value is in the note.\n";
