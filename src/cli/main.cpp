@@ -74,6 +74,8 @@ void add_live_options(CLI::App& command, topdown::cli::StatOptions& stat) {
   command.add_flag("--keep-root", stat.keep_root, "Under sudo, run the command as root too")->excludes(user);
   command.add_flag("--no-multiplex", stat.no_multiplex, "Run the command once per counter group and combine the runs")
       ->excludes(interval);
+  command.add_option("-r,--repeat", stat.repeat, "Run the command N times: means, spreads and 95% intervals")
+      ->check(CLI::Range(1, 10000));
 }
 
 }  // namespace

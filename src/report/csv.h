@@ -19,6 +19,9 @@ void append_csv_line(std::string& out, const CsvRow& leading, const CsvRow& fiel
 
 // The column names of a report's CSV, as README.md documents them.
 const CsvRow& csv_header();
+// The header of this evaluation's rows: with stat -r's spread columns after
+// the others when it summarizes repeated runs.
+CsvRow csv_header(const eval::Evaluation& evaluation);
 
 // A report's rows, unquoted: each node and Info metric, then each extra event.
 std::vector<CsvRow> csv_rows(const eval::Evaluation& evaluation, const counts::Sample& sample, const RunInfo& run);
