@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <set>
 
@@ -142,20 +143,24 @@ class FileAnalysis {
 
 }  // namespace
 
-int run_import(const ImportOptions& options) {
+void import_records(const ImportOptions& options, const std::function<void(std::string_view)>& write) {
   FileAnalysis analysis(options);
   report::ReportWriter writer(report_layout(options.report, options.per_interval, analysis.per_unit()));
   import::ReadOptions read_options;
   read_options.per_interval = options.per_interval;
   read_options.per_place = analysis.per_unit();
+  import::read_file(options.file, read_options, [&](const import::Interval& interval, const import::FileInfo& file) {
+    write(writer.write(interval.time_s, analysis.reports(interval, file)));
+});
+}  // namespace topdown::cli
+
+int run_import(const ImportOptions& options) {
   // Each interval is written as the file is read (the whole file's report
   // once it is read to the end); the output file appears at the end.
   ReportSink sink(options.report.output);
-  import::read_file(options.file, read_options, [&](const import::Interval& interval, const import::FileInfo& file) {
-    sink.write(writer.write(interval.time_s, analysis.reports(interval, file)));
-});
-sink.commit();
-return 0;
-}  // namespace topdown::cli
+  import_records(options, [&](std::string_view text) { sink.write(text); });
+  sink.commit();
+  return 0;
+}
 
 }  // namespace topdown::cli

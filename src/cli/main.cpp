@@ -123,6 +123,23 @@ int main(int argc, char** argv) {
   import_command->add_option("--topology", imported.topology,
                              "lscpu -p=CPU,CORE,SOCKET output of the measured machine (default: this machine's)");
 
+  CompareOptions compared;
+  auto* compare_command =
+      app.add_subcommand("compare", "Compare two saved --json reports (or perf files): changes and their significance");
+  compare_command->add_option("a", compared.a, "The report before (A)")->required();
+  compare_command->add_option("b", compared.b, "The report after (B)")->required();
+  compare_command->add_option("-l,--level", compared.report.level, "Tree depth for perf files (1-6)")
+      ->check(CLI::Range(1, 6));
+  auto* compare_csv = compare_command->add_flag("--csv", compared.report.csv, "CSV output (see README)");
+  compare_command->add_flag("--json", compared.report.json, "JSON output (see README)")->excludes(compare_csv);
+  compare_command->add_flag("--no-color", compared.report.no_color, "Never use colour");
+  compare_command->add_option("-o,--output", compared.report.output, "Write the comparison to FILE");
+  compare_command->add_option("--alpha", compared.alpha, "Significance level of Welch's t-test (default 0.05)")
+      ->check(CLI::Range(1e-9, 0.5));
+  compare_command->add_option("--fail-if", compared.fail_if, "Exit 1 when NODE moved past LIMIT: 'Backend_Bound>+2'");
+  compare_command->add_option("--cpu", compared.cpu, "The model for perf files (default: this machine's)");
+  add_toggle_option(*compare_command, "--smt", compared.smt, "SMT where perf files were counted");
+
   auto* info_command = app.add_subcommand("info", "Show the CPU, its PMU and the model topdown would use");
 
   std::string list_cpu;
@@ -166,6 +183,7 @@ int main(int argc, char** argv) {
       return run_stat(stat);
     }
     if (*import_command) return run_import(imported);
+    if (*compare_command) return run_compare(compared);
     if (*info_command) return run_info();
     if (*list_command) return run_list(list_cpu, list_metrics_file);
     if (*describe_command) return run_describe(describe_node, describe_cpu, describe_metrics_file);
