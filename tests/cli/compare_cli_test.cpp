@@ -105,5 +105,30 @@ TEST(CompareCli, CsvHasOneRowPerNodeAndMetric) {
   EXPECT_NE(r.err.find(",0,points,1,1,,\n"), std::string::npos) << r.err;
 }
 
+// The machine's own model where a PMU counts: pointer-chase is far more
+// backend bound than alu, and significantly so; alu against itself is not.
+TEST(CompareCli, HardwareKernelsCompareAsTheirBottlenecksSay) {
+  SKIP_WITHOUT_PMU();
+  TempTree tree;
+  auto saved = [&](const std::string& kernel, const std::string& name) {
+    const std::string path = tree.root().string() + "/" + name + ".json";
+    auto r = run_command(kTopdown + " stat -r 5 --json -o " + path + " -- " + TOPDOWN_DEMO_BIN + " " + kernel);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return path;
+  };
+  const std::string alu = saved("alu", "alu");
+  const std::string alu_again = saved("alu", "alu-again");
+  const std::string chase = saved("pointer-chase", "chase");
+  const auto different = compared(alu, chase);
+  EXPECT_GT(change(different, "Backend_Bound")["change"].get<double>(), 10);
+  EXPECT_EQ(change(different, "Backend_Bound")["significant"], true);
+  const auto same = compared(alu, alu_again, "--alpha 0.01");
+  for (const auto& entry : same["scopes"][0]["changes"]) {
+    if (entry["level"] == 1) {
+      EXPECT_EQ(entry["significant"], false) << entry["name"];
+    }
+  }
+}
+
 }  // namespace
 }  // namespace topdown::testing
