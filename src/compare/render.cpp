@@ -27,10 +27,14 @@ std::string change_text(const Change& change) {
   return change.in_points() ? fmt::format("{:+.1f} pt", *change.change) : fmt::format("{:+.1f}%", *change.change);
 }
 
+// Below 0.0001 the digits say nothing more (with thousands of intervals p
+// underflows to 0).
+std::string p_text(double p) { return p < 1e-4 ? "p < 0.0001" : fmt::format("p {:.3g}", p); }
+
 std::string significance_text(const Change& change) {
   if (!change.a || !change.b) return "";
   if (!change.judged()) return "cannot judge";
-  return fmt::format("{} (p {:.3g})", change.significant ? "yes" : "no", *change.p_value);
+  return fmt::format("{} ({})", change.significant ? "yes" : "no", p_text(*change.p_value));
 }
 
 std::string side_text(const SavedReport& report) {
@@ -96,8 +100,8 @@ std::string render_text(const Comparison& comparison, const std::vector<GateVerd
       for (const Move& move : moves) width = std::max(width, move.change->name.size() + move.scope->size() + 3);
       for (const Move& move : moves) {
         const std::string name = move.scope->empty() ? move.change->name : *move.scope + ": " + move.change->name;
-        out += fmt::format("  {:<{}}  {:>10}  (p {:.3g})\n", printable(name), width, change_text(*move.change),
-                           *move.change->p_value);
+        out += fmt::format("  {:<{}}  {:>10}  ({})\n", printable(name), width, change_text(*move.change),
+                           p_text(*move.change->p_value));
       }
     }
   }

@@ -3,16 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <nlohmann/json.hpp>
 
 #include "common/error.h"
 #include "common/strings.h"
 #include "compare/compare.h"
+#include "compare/json_scan.h"
 
 namespace topdown::compare {
 namespace {
-
-using nlohmann::json;
 
 constexpr std::string_view kFormat = "topdown-1";
 
@@ -28,11 +26,13 @@ struct IntervalSums {
   };
   std::vector<Sum> sums;
 
-  void add(const std::vector<Measure>& measures) {
-    for (size_t i = 0; i < measures.size(); ++i) {
+  // `count` measures from position `first` on.
+  void add(const std::vector<Measure>& measures, size_t count, size_t first) {
+    for (size_t i = 0; i < count; ++i) {
       const Measure& measure = measures[i];
+      const size_t at = first + i;
       // Intervals list their nodes in the same order: look by name only when it differs.
-      Sum* sum = i < sums.size() && sums[i].measure.name == measure.name ? &sums[i] : find(measure.name);
+      Sum* sum = at < sums.size() && sums[at].measure.name == measure.name ? &sums[at] : find(measure.name);
       if (!sum) sum = &sums.emplace_back(Sum{measure, 0, 0, 0});
       if (!measure.value) continue;
       ++sum->n;
@@ -66,36 +66,47 @@ struct ScopeRecords {
   IntervalSums intervals;
 };
 
+// What compare takes from one record.
+struct Record {
+  std::string format;
+  std::string model;
+  std::string scope;
+  bool interval = false;  // time is a number: an interval's record
+  size_t nodes = 0;       // in Reader::nodes_
+  size_t info = 0;        // in Reader::info_
+};
+
 class Reader {
  public:
   explicit Reader(const std::string& label) : label_(label) {}
 
   void object(std::string_view text, size_t line) {
-    json record;
+    JsonScanner json(text);
+    Record record;
     try {
-      // The events are the bulk of a record and are not compared: skipped unparsed into values.
-      record = json::parse(text, [](int depth, json::parse_event_t event, json& parsed) {
-        return !(depth == 1 && event == json::parse_event_t::key && parsed == "events");
-      });
-    } catch (const json::parse_error&) {
+      scan_record(json, record);
+      json.end();
+    } catch (const ScanError&) {
       throw Error(
           fmt::format("{}:{}: not complete JSON: the file is cut off, or not a topdown --json report", label_, line));
     }
-    const auto format = record.is_object() ? record.find("format") : record.end();
-    if (!record.is_object() || format == record.end() || *format != kFormat) {
-      throw Error(fmt::format(
-          "{}:{}: not a topdown report (no \"format\": \"{}\"); compare the --json output of topdown stat, import "
-          "or report, or a perf stat file",
-          label_, line, kFormat));
-    }
-    try {
-      add(record);
-    } catch (const json::exception&) {
+    if (record.format != kFormat) {
       throw Error(
-          fmt::format("{}:{}: a topdown report with a node that lacks its name, level or value; was it "
-                      "edited? Make it again with --json",
+          fmt::format("{}:{}: not a topdown report (no \"format\": \"{}\"); compare the --json output of topdown stat, "
+                      "import or report, or a perf stat file",
+                      label_, line, kFormat));
+    }
+    const auto unnamed = [](const std::vector<Measure>& measures, size_t count) {
+      return std::any_of(measures.begin(), measures.begin() + static_cast<long>(count),
+                         [](const Measure& m) { return m.name.empty(); });
+    };
+    if (record.model.empty() || record.nodes == 0 || unnamed(nodes_, record.nodes) || unnamed(info_, record.info)) {
+      throw Error(
+          fmt::format("{}:{}: a topdown report without its model, nodes or their names; was it edited? "
+                      "Make it again with --json",
                       label_, line));
     }
+    add(record);
   }
 
   SavedReport finish() {
@@ -120,38 +131,80 @@ class Reader {
   }
 
  private:
-  static Measure measure_of(const json& node, bool info) {
-    Measure measure;
-    measure.name = node.at("name").get<std::string>();
-    const json& parent = node.at("parent");
-    if (parent.is_string()) measure.parent = parent.get<std::string>();
-    measure.level = info ? 0 : node.at("level").get<int>();
-    measure.unit = info ? node.value("unit", "") : "fraction";
-    const json& value = node.at("value");
-    if (value.is_number()) measure.value = value.get<double>();
-    if (const auto runs = node.find("runs"); runs != node.end()) measure.runs = runs->get<int>();
-    if (const auto stddev = node.find("stddev"); stddev != node.end()) measure.stddev = stddev->get<double>();
-    return measure;
+  void scan_record(JsonScanner& json, Record& record) {
+    json.begin_object();
+    while (json.next_key(key_)) {
+      if (key_ == "format" && json.next_is('"')) {
+        json.string(record.format);
+      } else if (key_ == "model" && json.next_is('{')) {
+        json.begin_object();
+        while (json.next_key(key_)) {
+          if (key_ == "name" && json.next_is('"'))
+            json.string(record.model);
+          else
+            json.skip_value();
+        }
+      } else if (key_ == "scope" && json.next_is('"')) {
+        json.string(record.scope);
+      } else if (key_ == "time") {
+        record.interval = !json.null();
+        if (record.interval) json.skip_value();
+      } else if (key_ == "nodes" || key_ == "info") {
+        const bool info = key_ == "info";
+        json.begin_array();
+        while (json.next_item()) scan_measure(json, info, info ? info_ : nodes_, info ? record.info : record.nodes);
+      } else {
+        json.skip_value();
+      }
+    }
   }
 
-  void add(const json& record) {
-    const std::string model = record.at("model").at("name").get<std::string>();
-    if (model_.empty()) model_ = model;
-    std::vector<Measure> measures;
-    for (const json& node : record.at("nodes")) measures.push_back(measure_of(node, false));
-    if (const auto info = record.find("info"); info != record.end()) {
-      for (const json& node : *info) measures.push_back(measure_of(node, true));
+  // Into the next of `scratch`, whose strings keep their buffers from record to record.
+  void scan_measure(JsonScanner& json, bool info, std::vector<Measure>& scratch, size_t& count) {
+    if (scratch.size() <= count) scratch.resize(count + 1);
+    Measure& measure = scratch[count++];
+    measure.name.clear();
+    measure.parent.clear();
+    measure.unit = info ? "" : "fraction";
+    measure.level = 0;
+    measure.value.reset();
+    measure.runs = 1;
+    measure.stddev = 0;
+    json.begin_object();
+    while (json.next_key(key_)) {
+      if (key_ == "name") {
+        json.string(measure.name);
+      } else if (key_ == "parent") {
+        if (!json.null()) json.string(measure.parent);
+      } else if (key_ == "level" && !info) {
+        measure.level = static_cast<int>(json.number());
+      } else if (key_ == "value") {
+        if (!json.null()) measure.value = json.number();
+      } else if (key_ == "unit" && info) {
+        json.string(measure.unit);
+      } else if (key_ == "runs") {
+        measure.runs = static_cast<int>(json.number());
+      } else if (key_ == "stddev") {
+        measure.stddev = json.number();
+      } else {
+        json.skip_value();
+      }
     }
-    const auto scope_key = record.find("scope");
-    const std::string scope = scope_key != record.end() && scope_key->is_string() ? scope_key->get<std::string>() : "";
-    auto [known, inserted] = scope_index_.try_emplace(scope, scopes_.size());
-    if (inserted) scopes_.push_back(ScopeRecords{scope, std::nullopt, {}});
+  }
+
+  void add(const Record& record) {
+    if (model_.empty()) model_ = record.model;
+    auto [known, inserted] = scope_index_.try_emplace(record.scope, scopes_.size());
+    if (inserted) scopes_.push_back(ScopeRecords{record.scope, std::nullopt, {}});
     ScopeRecords& records = scopes_[known->second];
-    const auto time = record.find("time");
-    if (time == record.end() || time->is_null()) {
-      records.whole = std::move(measures);
+    // Tree nodes first, whatever the order of the record's keys.
+    if (record.interval) {
+      records.intervals.add(nodes_, record.nodes, 0);
+      records.intervals.add(info_, record.info, record.nodes);
     } else {
-      records.intervals.add(measures);
+      std::vector<Measure>& whole =
+          records.whole.emplace(nodes_.begin(), nodes_.begin() + static_cast<long>(record.nodes));
+      whole.insert(whole.end(), info_.begin(), info_.begin() + static_cast<long>(record.info));
     }
   }
 
@@ -159,6 +212,10 @@ class Reader {
   std::string model_;
   std::vector<ScopeRecords> scopes_;
   std::map<std::string, size_t, std::less<>> scope_index_;
+  // The tree nodes and Info metrics of the record being read.
+  std::vector<Measure> nodes_;
+  std::vector<Measure> info_;
+  std::string key_;
 };
 
 }  // namespace
