@@ -1,6 +1,7 @@
 #include "compare/json_scan.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstring>
 
 namespace topdown::compare {
@@ -126,7 +127,8 @@ double JsonScanner::number() {
   peek();
   double value = 0;
   const auto [end, error] = std::from_chars(text_.data() + at_, text_.data() + text_.size(), value);
-  if (error != std::errc()) throw ScanError{"expected a number"};
+  // from_chars also reads "nan" and "inf", which JSON has not.
+  if (error != std::errc() || !std::isfinite(value)) throw ScanError{"expected a number"};
   at_ = static_cast<size_t>(end - text_.data());
   first_ = false;
   return value;

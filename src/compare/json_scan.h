@@ -34,7 +34,7 @@ class JsonScanner {
   bool next_is(char c) { return peek() == c; }
   bool null();  // consumes a null and says so; false (nothing consumed) for another value
   void string(std::string& out);
-  double number();
+  double number();  // a finite one
   void skip_value();
   // Throws ScanError unless only white space is left.
   void end();

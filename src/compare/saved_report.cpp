@@ -159,6 +159,11 @@ class Reader {
     }
   }
 
+  static int whole_number(double value, int lowest, int highest) {
+    if (!(value >= lowest && value <= highest) || value != std::floor(value)) throw ScanError{"a count out of range"};
+    return static_cast<int>(value);
+  }
+
   // Into the next of `scratch`, whose strings keep their buffers from record to record.
   void scan_measure(JsonScanner& json, bool info, std::vector<Measure>& scratch, size_t& count) {
     if (scratch.size() <= count) scratch.resize(count + 1);
@@ -177,15 +182,16 @@ class Reader {
       } else if (key_ == "parent") {
         if (!json.null()) json.string(measure.parent);
       } else if (key_ == "level" && !info) {
-        measure.level = static_cast<int>(json.number());
+        measure.level = whole_number(json.number(), 1, 6);
       } else if (key_ == "value") {
         if (!json.null()) measure.value = json.number();
       } else if (key_ == "unit" && info) {
         json.string(measure.unit);
       } else if (key_ == "runs") {
-        measure.runs = static_cast<int>(json.number());
+        measure.runs = whole_number(json.number(), 1, 1'000'000'000);
       } else if (key_ == "stddev") {
         measure.stddev = json.number();
+        if (measure.stddev < 0) throw ScanError{"a negative standard deviation"};
       } else {
         json.skip_value();
       }
