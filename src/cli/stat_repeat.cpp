@@ -24,13 +24,14 @@ struct Series {
 
 std::string series_note(const StatOptions& options, const Series& series, size_t groups) {
   const auto [shortest, longest] = std::minmax_element(series.elapsed_s.begin(), series.elapsed_s.end());
+  const size_t runs = series.elapsed_s.size();
   std::string note =
-      fmt::format("the command ran {} times ({:.2f}-{:.2f} s)", series.elapsed_s.size(), *shortest, *longest);
+      fmt::format("the command ran {} {} ({:.2f}-{:.2f} s)", runs, runs == 1 ? "time" : "times", *shortest, *longest);
   if (options.no_multiplex)
     note += fmt::format(", each of the {} counter groups in a run of its own each time", groups);
   if (series.elapsed_s.size() < static_cast<size_t>(options.repeat)) {
-    note += fmt::format("; stopped after {} of {} runs by {}", series.elapsed_s.size(), options.repeat,
-                        report::signal_name(*series.signal));
+    note +=
+        fmt::format("; stopped after {} of {} runs by {}", runs, options.repeat, report::signal_name(*series.signal));
   }
   return note;
 }

@@ -67,6 +67,19 @@ TEST(RepeatCli, ExitStatusIsTheFirstFailingRunsAndNoMultiplexRunsEachGroupNTimes
   EXPECT_NE(report["warnings"].back().get<std::string>().find("each of the"), std::string::npos) << report["warnings"];
 }
 
+// A run that a signal ends ends the series: the report is of the runs so far.
+TEST(RepeatCli, ASignalEndsTheSeries) {
+  auto r = run_command(kStat + " -r 3 --json -- sh -c 'kill -TERM $$'");
+  EXPECT_EQ(r.exit_code, 128 + 15) << r.err;
+  const auto report = nlohmann::json::parse(r.err.substr(r.err.find('{')));
+  EXPECT_EQ(report["runs"], 1);
+  EXPECT_EQ(report["signal"], 15);
+  EXPECT_NE(report["warnings"].back().get<std::string>().find("ran 1 time ("), std::string::npos) << report["warnings"];
+  EXPECT_NE(report["warnings"].back().get<std::string>().find("stopped after 1 of 3 runs by SIGTERM"),
+            std::string::npos)
+      << report["warnings"];
+}
+
 TEST(RepeatCli, RepeatCannotGoWithIntervalsOrRunningProcesses) {
   auto intervals = run_command(kStat + " -r 3 -I 100 -- true");
   EXPECT_EQ(intervals.exit_code, 125);
