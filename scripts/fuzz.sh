@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets of fuzz/ (docs/fuzzing.md).
-#   scripts/fuzz.sh TARGET SECONDS     one target: expression, model, import, import_report, symbols, data_file or perf_script
+#   scripts/fuzz.sh TARGET SECONDS     one target: expression, model, import, import_report, symbols, data_file, perf_script or compare_report
 #   scripts/fuzz.sh all SECONDS        each target in turn for SECONDS
 # Builds build-fuzz (clang, -DTOPDOWN_FUZZ=ON) when needed. New inputs go to
 # build-fuzz/corpus/TARGET (the seeds in fuzz/corpus/ are only read: import
@@ -9,7 +9,7 @@
 # Exits non-zero when any target has a finding.
 set -euo pipefail
 
-readonly targets=(expression model import import_report symbols data_file perf_script)
+readonly targets=(expression model import import_report symbols data_file perf_script compare_report)
 usage() {
   echo "usage: $0 {${targets[*]// /|}|all} SECONDS" >&2
   exit 2

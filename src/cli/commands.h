@@ -1,6 +1,10 @@
 #pragma once
 // The subcommands. Each returns the process exit status.
+#include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "settings/options.h"
 
@@ -16,6 +20,22 @@ int run_stat(const StatOptions& options);
 int run_import(const ImportOptions& options);
 int run_record(const RecordOptions& options);
 int run_report(const ProfileOptions& options);
+// The reports import writes for `options`, handed to `write` record by record.
+void import_records(const ImportOptions& options, const std::function<void(std::string_view)>& write);
+
+// topdown compare A B (compare_command.cpp).
+struct CompareOptions {
+  std::string a;
+  std::string b;
+  double alpha = 0.05;
+  std::vector<std::string> fail_if;  // NODE>+LIMIT, NODE<-LIMIT
+  ReportOptions report;              // -l (for perf files), --csv, --json, -o, --no-color
+  std::string cpu;                   // the model for perf files
+  settings::Toggle smt = settings::Toggle::Auto;
+};
+// Exit status: 0, or kGateFailed when a --fail-if gate tripped.
+constexpr int kGateFailed = 1;
+int run_compare(const CompareOptions& options);
 int run_info();
 int run_list(const std::string& cpu, const std::string& metrics_file);
 int run_describe(const std::string& name, const std::string& cpu, const std::string& metrics_file);

@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <functional>
 #include <optional>
 #include <set>
 
@@ -9,6 +11,7 @@
 #include "eval/evaluate.h"
 #include "events/model_resolver.h"
 #include "import/import.h"
+#include "import/runs.h"
 #include "report/report.h"
 #include "settings/import.h"
 
@@ -35,16 +38,12 @@ class FileAnalysis {
   // --per-thread/--per-core/--per-socket.
   std::vector<report::Report> reports(const import::Interval& interval, const import::FileInfo& file) {
     settings::check_interval(options_, interval);
-    if (!decision_) {
-      decision_ = settings::decide_import(options_, model_, resolver_, file,
-                                          matcher_.translate(interval.sample, file.events).sample);
-      eval::Options eval_options;
-      eval_options.vars = decision_->vars;
-      eval_options.identities = decision_->identities;
-      eval_options.fallbacks = decision_->fallbacks;
-      evaluator_.emplace(decision_->folded, decision_->nodes, eval_options);
-    }
-    if (!per_unit()) return {evaluate("", interval.sample, file)};
+    import::EventMatcher::Translation whole = matcher_.translate(interval.sample, file.events);
+    std::vector<counts::Sample> runs;
+    for (const counts::Sample& run : interval.runs) runs.push_back(matcher_.translate(run, file.events).sample);
+    if (!decision_) prepare(file, whole.sample, runs);
+    if (!runs.empty()) whole.sample = import::with_run_copies(whole.sample, runs);
+    if (!per_unit()) return {evaluate("", std::move(whole))};
     aggregate::Aggregation units;
     try {
       units = aggregate::aggregate(interval.places, request(file, interval.places));
@@ -55,14 +54,40 @@ class FileAnalysis {
     }
     unit_warnings_ = units.warnings;
     std::vector<report::Report> reports;
-    for (const aggregate::Unit& unit : units.units) reports.push_back(evaluate(unit.label, unit.sample, file));
+    for (const aggregate::Unit& unit : units.units)
+      reports.push_back(evaluate(unit.label, matcher_.translate(unit.sample, file.events)));
     return reports;
   }
 
  private:
-  report::Report evaluate(const std::string& scope, const counts::Sample& file_sample, const import::FileInfo& file) {
-    import::EventMatcher::Translation counts = matcher_.translate(file_sample, file.events);
+  // Decides the run variables, nodes, identities and fallbacks from the
+  // first sample, and, for a file of several runs, the run each node is
+  // computed from (import/runs.h).
+  void prepare(const import::FileInfo& file, const counts::Sample& sample, const std::vector<counts::Sample>& runs) {
+    decision_ = settings::decide_import(options_, model_, resolver_, file, sample);
+    eval::Options eval_options;
+    eval_options.vars = decision_->vars;
+    eval_options.identities = decision_->identities;
+    eval_options.fallbacks = decision_->fallbacks;
+    if (!runs.empty()) {
+      const model::Dependencies dependencies(decision_->folded, decision_->identities, decision_->fallbacks);
+      import::RunChoice choice = import::choose_runs(dependencies, decision_->nodes, runs);
+      eval_options.node_groups = std::move(choice.node_runs);
+      split_over_runs_ = std::move(choice.split);
+      run_warnings_ = settings::run_warnings(options_, file, split_over_runs_);
+    }
+    evaluator_.emplace(decision_->folded, decision_->nodes, eval_options);
+  }
+
+  report::Report evaluate(const std::string& scope, import::EventMatcher::Translation counts) {
     eval::Evaluation evaluation = evaluator_->evaluate(counts.sample);
+    // Computed from rates of runs of different lengths and cycles: a lesser value, like a fallback's.
+    for (eval::NodeResult& node : evaluation.nodes) {
+      const bool split =
+          std::find(split_over_runs_.begin(), split_over_runs_.end(), node.node->name) != split_over_runs_.end();
+      if (split && node.value) node.approximate = node.from_run_rates = true;
+    }
+    evaluation.warnings.insert(evaluation.warnings.end(), run_warnings_.begin(), run_warnings_.end());
     const std::vector<std::string>& decided = decision_->warnings;
     evaluation.warnings.insert(evaluation.warnings.end(), decided.begin(), decided.end());
     evaluation.warnings.insert(evaluation.warnings.end(), topology_warnings_.begin(), topology_warnings_.end());
@@ -115,24 +140,23 @@ class FileAnalysis {
   std::optional<aggregate::Topology> topology_;
   std::set<std::string, std::less<>> core_wide_events_;
   std::vector<std::string> topology_warnings_;
-  std::vector<std::string> unit_warnings_;  // of the latest aggregation
+  std::vector<std::string> unit_warnings_;    // of the latest aggregation
+  std::vector<std::string> split_over_runs_;  // nodes computed from the rates of several runs
+  std::vector<std::string> run_warnings_;
 };
 
 }  // namespace
 
-int run_import(const ImportOptions& options) {
+void import_records(const ImportOptions& options, const std::function<void(std::string_view)>& write) {
   FileAnalysis analysis(options);
   report::ReportWriter writer(report_layout(options.report, options.per_interval, analysis.per_unit()));
   import::ReadOptions read_options;
   read_options.per_interval = options.per_interval;
   read_options.per_place = analysis.per_unit();
-  // Each interval is written as the file is read (the whole file's report
-  // once it is read to the end); the output file appears at the end.
-  ReportSink sink(options.report.output);
   HtmlOutput html(options.report, analysis.model(), counting_words(options));
   const auto write_interval = [&](const import::Interval& interval, const import::FileInfo& file) {
     const auto reports = analysis.reports(interval, file);
-    sink.write(writer.write(interval.time_s, reports));
+    write(writer.write(interval.time_s, reports));
     html.add(options.per_interval ? interval.time_s : std::nullopt, reports);
   };
   import::read_file(options.file, read_options, write_interval);
@@ -145,8 +169,15 @@ int run_import(const ImportOptions& options) {
     read_options.per_interval = false;
     import::read_file(options.file, read_options, add_whole_file);
   }
-  sink.commit();
   html.commit(analysis.vars());
+}
+
+int run_import(const ImportOptions& options) {
+  // Each interval is written as the file is read (the whole file's report
+  // once it is read to the end); the output file and the page appear at the end.
+  ReportSink sink(options.report.output);
+  import_records(options, [&](std::string_view text) { sink.write(text); });
+  sink.commit();
   return 0;
 }
 

@@ -77,6 +77,8 @@ void add_live_options(CLI::App& command, topdown::cli::StatOptions& stat) {
   command.add_flag("--keep-root", stat.keep_root, "Under sudo, run the command as root too")->excludes(user);
   command.add_flag("--no-multiplex", stat.no_multiplex, "Run the command once per counter group and combine the runs")
       ->excludes(interval);
+  command.add_option("-r,--repeat", stat.repeat, "Run the command N times: means, spreads and 95% intervals")
+      ->check(CLI::Range(1, 10000));
 }
 
 }  // namespace
@@ -144,6 +146,22 @@ int main(int argc, char** argv) {
   report_command->add_option("--sort", profiled.sort_node, "Order functions by this node's slots");
   ServeOptions served;
   auto* serve_command = add_serve_command(app, served);
+  CompareOptions compared;
+  auto* compare_command =
+      app.add_subcommand("compare", "Compare two saved --json reports (or perf files): changes and their significance");
+  compare_command->add_option("a", compared.a, "The report before (A)")->required();
+  compare_command->add_option("b", compared.b, "The report after (B)")->required();
+  compare_command->add_option("-l,--level", compared.report.level, "Tree depth for perf files (1-6)")
+      ->check(CLI::Range(1, 6));
+  auto* compare_csv = compare_command->add_flag("--csv", compared.report.csv, "CSV output (see README)");
+  compare_command->add_flag("--json", compared.report.json, "JSON output (see README)")->excludes(compare_csv);
+  compare_command->add_flag("--no-color", compared.report.no_color, "Never use colour");
+  compare_command->add_option("-o,--output", compared.report.output, "Write the comparison to FILE");
+  compare_command->add_option("--alpha", compared.alpha, "Significance level of Welch's t-test (default 0.05)")
+      ->check(CLI::Range(1e-9, 0.5));
+  compare_command->add_option("--fail-if", compared.fail_if, "Exit 1 when NODE moved past LIMIT: 'Backend_Bound>+2'");
+  compare_command->add_option("--cpu", compared.cpu, "The model for perf files (default: this machine's)");
+  add_toggle_option(*compare_command, "--smt", compared.smt, "SMT where perf files were counted");
 
   auto* info_command = app.add_subcommand("info", "Show the CPU, its PMU and the model topdown would use");
 
@@ -195,6 +213,7 @@ int main(int argc, char** argv) {
     if (*import_command) return run_import(imported);
     if (*report_command) return run_report(profiled);
     if (*serve_command) return run_serve(served);
+    if (*compare_command) return run_compare(compared);
     if (*info_command) return run_info();
     if (*list_command) return run_list(list_cpu, list_metrics_file);
     if (*describe_command) return run_describe(describe_node, describe_cpu, describe_metrics_file);

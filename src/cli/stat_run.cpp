@@ -90,9 +90,18 @@ std::string runs_vary_note(const std::vector<double>& elapsed_s) {
 
 }  // namespace
 
+collect::Options collect_options(const StatOptions& options) {
+  collect::Options collect_options;
+  collect_options.include_kernel = options.include_kernel;
+  collect_options.run_as = collect::choose_identity(::geteuid(), collect::sudo_variables_from_environment(),
+                                                    {options.user, options.keep_root});
+  return collect_options;
+}
+
 int count_and_report(const StatOptions& options, const Context& context, const schedule::Plan& plan,
                      const model::RunVariables& vars) {
   settings::check_live_options(options);
+  if (options.repeat > 1) return count_repeated(options, context, plan, vars);
   const collect::Target target = settings::stat_target(options);
   settings::check_unit_view(options, target);
   settings::CountedGroups counted = settings::counted_groups(plan, options.per, target);
@@ -100,10 +109,7 @@ int count_and_report(const StatOptions& options, const Context& context, const s
   std::optional<LiveUnits> units;
   if (options.per != aggregate::View::Global) units.emplace(options.per, target, std::move(counted.core_wide_events));
   const Analysis analysis(options, context, plan, vars, target, units ? &*units : nullptr);
-  collect::Options collect_options;
-  collect_options.include_kernel = options.include_kernel;
-  collect_options.run_as = collect::choose_identity(::geteuid(), collect::sudo_variables_from_environment(),
-                                                    {options.user, options.keep_root});
+  const collect::Options collect_options = cli::collect_options(options);
 
   ReportSink sink(options.report.output);
   HtmlOutput html(options.report, context.model, counting_words(options));

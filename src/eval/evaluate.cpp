@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -114,6 +115,12 @@ class GroupScope final : public expr::Slots {
 
   bool is_approximate(std::uint32_t formula_index) const { return approximate_[formula_index] != 0; }
 
+  // A value known already (the mean of repeated runs), not computed.
+  void give(std::uint32_t formula_index, const expr::Value& value) {
+    values_[formula_index] = value;
+    computed_[formula_index] = 1;
+  }
+
   // Whether the node is over its threshold: false without a threshold or a value.
   bool is_over(std::uint32_t node_index) {
     if (verdicts_[node_index] != kUnknown) return verdicts_[node_index] == kOver;
@@ -159,17 +166,29 @@ class GroupScope final : public expr::Slots {
 // references to other nodes are then computed from the same group's counts.
 class GroupScopes {
  public:
-  GroupScopes(const Evaluator::Prepared& prepared, const counts::Sample& sample)
-      : prepared_(prepared), counts_(prepared.events, sample), duration_s_(sample.duration_s) {}
+  GroupScopes(const Evaluator::Prepared& prepared, const counts::Sample& sample,
+              const std::vector<expr::Value>* given_values)
+      : prepared_(prepared),
+        given_values_(given_values),
+        counts_(prepared.events, sample),
+        duration_s_(sample.duration_s) {}
 
   GroupScope& of(int group) {
     auto it = scopes_.find(group);
-    if (it == scopes_.end()) it = scopes_.try_emplace(group, prepared_, counts_.of_group(group), duration_s_).first;
+    if (it == scopes_.end()) {
+      it = scopes_.try_emplace(group, prepared_, counts_.of_group(group), duration_s_).first;
+      if (given_values_) {
+        for (size_t i = 0; i < prepared_.selected.size(); ++i) {
+          it->second.give(prepared_.nodes[prepared_.selected[i].node].formula, (*given_values_)[i]);
+        }
+      }
+    }
     return it->second;
   }
 
  private:
   const Evaluator::Prepared& prepared_;
+  const std::vector<expr::Value>* given_values_;  // by selected node, or null
   SampleCounts counts_;
   double duration_s_;
   std::map<int, GroupScope> scopes_;
@@ -227,9 +246,16 @@ Evaluator::~Evaluator() = default;
 
 const std::vector<std::string>& Evaluator::nodes() const { return prepared_->node_names; }
 
-Evaluation Evaluator::evaluate(const counts::Sample& sample) const {
+Evaluation Evaluator::evaluate(const counts::Sample& sample) const { return evaluate(sample, nullptr); }
+
+Evaluation Evaluator::evaluate_with_values(const counts::Sample& sample, const std::vector<expr::Value>& values) const {
+  if (values.size() != prepared_->selected.size()) throw std::invalid_argument("one value per node is needed");
+  return evaluate(sample, &values);
+}
+
+Evaluation Evaluator::evaluate(const counts::Sample& sample, const std::vector<expr::Value>* values) const {
   const Prepared& p = *prepared_;
-  GroupScopes scopes(p, sample);
+  GroupScopes scopes(p, sample, values);
   Evaluation result;
   for (const auto& [key, count] : sample.events) {
     result.counted_share = std::min(result.counted_share, count.running_share());

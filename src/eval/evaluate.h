@@ -16,6 +16,18 @@
 
 namespace topdown::eval {
 
+// A node's value over repeated runs (stat -r): NodeResult::value is then
+// their mean.
+struct Spread {
+  int runs = 0;  // the runs that gave a value
+  double stddev = 0;
+  double ci95_low = 0;  // the 95% confidence interval of the mean (Student's t)
+  double ci95_high = 0;
+  // The runs disagree by more than the value itself: their range (largest
+  // minus smallest) is above the mean's magnitude.
+  bool unstable = false;
+};
+
 struct NodeResult {
   const model::Node* node = nullptr;
   expr::Value value;  // as computed: may be a little below 0 or above 1 (see out_of_range)
@@ -31,12 +43,16 @@ struct NodeResult {
   // Computed from a node's fallback formula (its own or one it uses): a
   // lesser form of the model's value, for counts that lack some events.
   bool approximate = false;
+  // Set by import for a file of several perf stat runs whose runs each hold
+  // only some of the node's events: computed from the runs' rates (approximate too).
+  bool from_run_rates = false;
   std::vector<std::string> missing_events;  // needed but not counted: value is n/a
   // A value n/a with every event counted: the facts of the run it needs
   // that are not known (num_cpus_online of a file that does not say,
   // interval-s of counts without a duration). Empty when it is n/a for
   // another reason (a count of 0 to divide by).
   std::vector<std::string> unknown_inputs;
+  std::optional<Spread> spread;  // of repeated runs (summarize_runs); nullopt for one run
 };
 
 struct Options {
@@ -60,6 +76,7 @@ struct Evaluation {
   std::optional<double> level1_sum;
   double counted_share = 1.0;         // smallest over all events of the sample
   std::vector<std::string> warnings;  // one line each, for people
+  int runs = 0;                       // repeated runs summarized (summarize_runs); 0 for one run
 
   const NodeResult* find(std::string_view name) const;
   const NodeResult* bottleneck() const;
@@ -79,13 +96,27 @@ class Evaluator {
 
   // Thread-safe: evaluations share nothing but the prepared formulas.
   Evaluation evaluate(const counts::Sample& sample) const;
+  // The same with the nodes' values given (one per nodes(), nullopt: n/a)
+  // instead of computed: thresholds, verdicts and the bottleneck follow from
+  // them, marks and missing events from `sample`. For the means of repeated
+  // runs.
+  Evaluation evaluate_with_values(const counts::Sample& sample, const std::vector<expr::Value>& values) const;
   const std::vector<std::string>& nodes() const;
 
   struct Prepared;  // private to eval
 
  private:
+  Evaluation evaluate(const counts::Sample& sample, const std::vector<expr::Value>* values) const;
+
   std::unique_ptr<const Prepared> prepared_;
 };
+
+// The evaluation of repeated runs of one plan (stat -r): each node's value
+// is the mean over the runs that gave one, with its Spread; thresholds and
+// the bottleneck come from the means; marks from `total`, the runs' counts
+// added up. `runs` are evaluator.evaluate() of each run; the runs'
+// warnings are kept once each.
+Evaluation summarize_runs(const Evaluator& evaluator, const std::vector<Evaluation>& runs, const counts::Sample& total);
 
 // One evaluation of `nodes` without keeping the prepared form: for a single
 // sample; use an Evaluator for many.

@@ -42,6 +42,8 @@ struct FileInfo {
   std::optional<int> online_cpus;  // num_cpus_online
   uint64_t rows = 0;               // counter rows (perf) or event lines (counts file)
   size_t intervals_read = 0;
+  // perf stat runs one after another (each "# started on ..."), without -I.
+  size_t runs = 1;
 };
 
 // One perf -I interval, or the whole file.
@@ -56,6 +58,11 @@ struct Interval {
   // With ReadOptions::per_place and a file of rows per place: each place's
   // counts ("CPU3", "S0-D0-C1", "app-4242"), not scaled, in file order.
   std::vector<counts::Place> places;
+  // A file of several perf stat runs (FileInfo::runs): each run's counts, by
+  // the file's names, rescaled to the runs' mean length (import/runs.h);
+  // `sample` then holds every event at its rate over the runs. Empty for one
+  // run. `places` pool the runs.
+  std::vector<counts::Sample> runs;
 };
 
 struct ReadOptions {

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -9,6 +10,7 @@
 #include "import/import.h"
 #include "import/line_reader.h"
 #include "import/perf_rows.h"
+#include "import/runs.h"
 #include "import/text_fields.h"
 
 namespace topdown::import {
@@ -55,6 +57,7 @@ struct Location {
   std::string label;
   std::vector<Slot> interval;  // by event index
   std::vector<Slot> total;
+  std::vector<Slot> run;  // the current perf stat run's (files without -I)
 };
 
 struct RowKey {
@@ -121,7 +124,7 @@ class FileReader {
   size_t location_index(std::string_view label) {
     auto found = location_index_.find(label);
     if (found != location_index_.end()) return found->second;
-    locations_.push_back(Location{std::string(label), {}, {}});
+    locations_.push_back(Location{std::string(label), {}, {}, {}});
     location_index_.emplace(locations_.back().label, locations_.size() - 1);
     return locations_.size() - 1;
   }
@@ -158,6 +161,7 @@ class FileReader {
     do {
       // perf ends every line: one without an end was cut off.
       if (!lines_.line_complete()) throw error_here("the last line has no end of line: the file is truncated");
+      if (!layout.has_time && starts_run(line)) end_run();
       if (!skipped(line)) perf_row(line, layout);
     } while (lines_.next(line));
     if (info_.rows == 0) throw error_here("no counter rows, only further metrics");
@@ -166,8 +170,39 @@ class FileReader {
       if (options_.per_interval) return;
       handler_(interval_of(interval_end_, &Location::total, interval_end_), info_);
     } else {
-      handler_(interval_of(std::nullopt, &Location::interval, duration_time_ns_ / 1e9), info_);
+      end_run();
+      handler_(whole_of_runs(), info_);
     }
+  }
+
+  // perf starts each run's output with "# started on DATE".
+  static bool starts_run(std::string_view line) { return trim(line).substr(0, 12) == "# started on"; }
+
+  void end_run() {
+    if (rows_in_run_ == 0) return;
+    runs_.push_back(interval_of(std::nullopt, &Location::run, 0).sample);
+    for (Location& location : locations_) std::fill(location.run.begin(), location.run.end(), Slot{});
+    if (run_duration_ns_ > 0) run_durations_ns_.push_back(run_duration_ns_);
+    run_duration_ns_ = 0;
+    rows_in_run_ = 0;
+  }
+
+  // The whole of a file without intervals: with several runs, every event at
+  // its rate over the runs and each run's own counts (import/runs.h); the
+  // places' counts are still pooled over the runs.
+  Interval whole_of_runs() {
+    info_.runs = std::max<size_t>(runs_.size(), 1);
+    if (runs_.size() <= 1) return interval_of(std::nullopt, &Location::interval, duration_time_ns_ / 1e9);
+    // The runs' mean length, when each says how long it was.
+    const double duration_s = run_durations_ns_.size() == runs_.size()
+                                  ? std::accumulate(run_durations_ns_.begin(), run_durations_ns_.end(), 0.0) / 1e9 /
+                                        static_cast<double>(runs_.size())
+                                  : 0;
+    Interval whole = interval_of(std::nullopt, &Location::interval, duration_s);
+    RunCounts rescaled = rescale_runs(runs_, duration_s);
+    whole.sample = std::move(rescaled.rates);
+    whole.runs = std::move(rescaled.runs);
+    return whole;
   }
 
   void perf_row(std::string_view line, const PerfLayout& layout) {
@@ -187,17 +222,22 @@ class FileReader {
     }
     const RowKey key = row_key(row.location, row.event);
     ++rows_in_interval_;
+    ++rows_in_run_;
     ++info_.rows;
     if (!row.count) return;
     Slot& counts = slot(key.location, key.event, &Location::interval);
-    if (!counts.counted) {
-      counts.add(*row.count);
-    } else {
-      counts.pool(*row.count);
-      note_repeated(row.event);
+    // Within one run (or interval) a second row is the same count from another group.
+    bool repeated = counts.counted;
+    if (!layout.has_time) {
+      Slot& in_run = slot(key.location, key.event, &Location::run);
+      repeated = in_run.counted;
+      repeated ? in_run.pool(*row.count) : in_run.add(*row.count);
     }
+    counts.counted ? counts.pool(*row.count) : counts.add(*row.count);
+    if (repeated) note_repeated(row.event);
     if (!layout.has_time && row.event == "duration_time") {
       duration_time_ns_ = std::max(duration_time_ns_, row.count->value);
+      run_duration_ns_ = std::max(run_duration_ns_, row.count->value);
     }
   }
 
@@ -292,7 +332,7 @@ class FileReader {
   // The sum over locations, each scaled by its own times before adding as
   // perf does, and each location's counts when they are asked for.
   Interval interval_of(std::optional<double> time_s, std::vector<Slot> Location::*which, double duration_s) const {
-    Interval interval{time_s, {}, {}};
+    Interval interval{time_s, {}, {}, {}};
     for (const Location& location : locations_) {
       counts::Sample sample = sample_of(location.*which, duration_s);
       counts::add_scaled(interval.sample, sample);
@@ -318,6 +358,10 @@ class FileReader {
   size_t rows_in_interval_ = 0;
   size_t rows_per_interval_ = 0;
   double duration_time_ns_ = 0;
+  size_t rows_in_run_ = 0;
+  std::vector<counts::Sample> runs_;  // each run's counts, by the file's names
+  double run_duration_ns_ = 0;        // the current run's duration_time
+  std::vector<double> run_durations_ns_;
 };
 
 }  // namespace

@@ -20,6 +20,17 @@ void append_field(std::string& line, const std::string& field) {
   line += '"';
 }
 
+// stat -r: the spread's columns after the others (README.md).
+void append_spread(CsvRow& row, const std::optional<eval::Spread>& spread) {
+  if (!spread) {
+    row.insert(row.end(), {"", "", "", "", ""});
+    return;
+  }
+  row.insert(row.end(),
+             {std::to_string(spread->runs), fmt::format("{}", spread->stddev), fmt::format("{}", spread->ci95_low),
+              fmt::format("{}", spread->ci95_high), spread->unstable ? "1" : "0"});
+}
+
 CsvRow node_row(const eval::NodeResult& node) {
   const model::Node& n = *node.node;
   return {n.is_info ? "info" : "node",
@@ -85,15 +96,27 @@ const CsvRow& csv_sampled_header() {
   return header;
 }
 
+CsvRow csv_header(const eval::Evaluation& evaluation) {
+  CsvRow header = csv_header();
+  if (evaluation.runs > 0) header.insert(header.end(), {"runs", "stddev", "ci95_low", "ci95_high", "unstable"});
+  return header;
+}
+
 std::vector<CsvRow> csv_rows(const eval::Evaluation& evaluation, const counts::Sample& sample, const RunInfo& run) {
   std::vector<CsvRow> rows;
-  for (const auto& node : evaluation.nodes) rows.push_back(node_row(node));
-  for (const auto& event : run.extra_events) rows.push_back(event_row(event, sample));
+  for (const auto& node : evaluation.nodes) {
+    rows.push_back(node_row(node));
+    if (evaluation.runs > 0) append_spread(rows.back(), node.spread);
+  }
+  for (const auto& event : run.extra_events) {
+    rows.push_back(event_row(event, sample));
+    if (evaluation.runs > 0) append_spread(rows.back(), std::nullopt);
+  }
   return rows;
 }
 
 std::string render_csv(const eval::Evaluation& evaluation, const counts::Sample& sample, const RunInfo& run) {
-  std::string out = csv_line(csv_header());
+  std::string out = csv_line(csv_header(evaluation));
   for (const CsvRow& row : csv_rows(evaluation, sample, run)) out += csv_line(row);
   return out;
 }

@@ -19,6 +19,9 @@ void append_csv_line(std::string& out, const CsvRow& leading, const CsvRow& fiel
 
 // The column names of a report's CSV, as README.md documents them.
 const CsvRow& csv_header();
+// The header of this evaluation's rows: with stat -r's spread columns after
+// the others when it summarizes repeated runs.
+CsvRow csv_header(const eval::Evaluation& evaluation);
 
 // The columns of sampled reports (topdown report): function, module, share,
 // samples, then csv_header()'s, then node_samples.

@@ -23,6 +23,12 @@ nlohmann::json node_json(const eval::NodeResult& node) {
       {"missing_events", node.missing_events},
       {"unknown_inputs", node.unknown_inputs},
   };
+  if (node.spread) {
+    j["runs"] = node.spread->runs;
+    j["stddev"] = node.spread->stddev;
+    j["ci95"] = {node.spread->ci95_low, node.spread->ci95_high};
+    j["unstable"] = node.spread->unstable;
+  }
   if (n.is_info) {
     j["unit"] = n.unit;
   } else {
@@ -88,6 +94,7 @@ nlohmann::json json_object(const eval::Evaluation& evaluation, const counts::Sam
       {"warnings", evaluation.warnings},
   };
   if (run.sampled) add_sampled(out, *run.sampled);
+  if (evaluation.runs > 0) out["runs"] = evaluation.runs;
   // An import names its file where a run names its command.
   if (run.source.empty()) {
     out["command"] = run.command;

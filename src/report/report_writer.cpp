@@ -87,7 +87,8 @@ std::string ReportWriter::csv(std::optional<double> time_s, const std::vector<Re
   if (first) {
     CsvRow header = layout_.timed ? CsvRow{"time"} : CsvRow{};
     if (layout_.scoped) header.push_back("scope");
-    header.insert(header.end(), csv_header().begin(), csv_header().end());
+    const CsvRow columns = csv_header(reports.front().evaluation);
+    header.insert(header.end(), columns.begin(), columns.end());
     out += csv_line(header);
   }
   for (const Report& report : reports) {

@@ -46,7 +46,11 @@ std::string note_text(const eval::NodeResult& r, const RunInfo& run) {
   }
   if (r.out_of_range) notes.push_back(fmt::format("raw {:.1f}%", *r.value * 100));
   if (r.value && r.multiplexed) notes.push_back(fmt::format("counted {:.0f}% of the time", r.counted_share * 100));
-  if (r.value && r.approximate) notes.push_back("approximate: events of its formula were not counted");
+  if (r.value && r.from_run_rates) {
+    notes.push_back("approximate: its events were counted in different runs; from their rates");
+  } else if (r.value && r.approximate) {
+    notes.push_back("approximate: events of its formula were not counted");
+  }
   if (auto samples = few_samples(r, run)) notes.push_back(fmt::format("{} samples", *samples));
   std::string text;
   for (const auto& note : notes) text += (text.empty() ? "" : "; ") + note;
@@ -86,7 +90,19 @@ std::string marks(const eval::NodeResult& r) {
   else if (r.value && (r.multiplexed || r.approximate))
     text += "~";
   if (r.out_of_range) text += "*";
+  if (r.spread && r.spread->unstable) text += "!";
   return text;
+}
+
+// stat -r: the standard deviation and the 95% interval of the mean, in
+// points for fractions.
+std::string spread_text(const eval::NodeResult& r) {
+  if (!r.spread) return "";
+  const double scale = r.node->is_info ? 1 : 100;
+  const char* format = r.node->is_info && std::abs(*r.value) >= kThousandsFrom ? "{:.0f}" : "{:.2f}";
+  const auto number = [&](double value) { return fmt::format(fmt::runtime(format), value * scale); };
+  return "sd " + number(r.spread->stddev) + "  [" + number(r.spread->ci95_low) + ", " + number(r.spread->ci95_high) +
+         "]";
 }
 
 std::string render_text(const eval::Evaluation& evaluation, const counts::Sample& sample, const RunInfo& run,
@@ -100,8 +116,9 @@ std::string render_text(const eval::Evaluation& evaluation, const counts::Sample
   if (!run.cpus.empty()) command += fmt::format("{}CPUs {}", command.empty() ? "" : ", ", fmt::join(run.cpus, ","));
   // The command, a file's event names and the warnings quoting them may hold
   // any bytes (an imported binary file): none may drive the terminal.
+  const std::string runs = evaluation.runs > 0 ? fmt::format(", {} runs, mean", evaluation.runs) : "";
   std::string out =
-      fmt::format("topdown: {} ({}), {}, {:.2f} s{}\n", run.model_title, run.model_name, printable(command),
+      fmt::format("topdown: {} ({}), {}{}, {:.2f} s{}\n", run.model_title, run.model_name, printable(command), runs,
                   run.elapsed_s, run.signal ? ", killed by " + signal_name(*run.signal) : "");
 
   std::map<std::string, bool, std::less<>> visible;
@@ -124,10 +141,18 @@ std::string render_text(const eval::Evaluation& evaluation, const counts::Sample
   size_t value_width = 7;  // "100.0%"; an Info metric's value may be longer
   for (const auto* r : info) value_width = std::max(value_width, value_text(*r).size());
 
+  size_t spread_width = 0;  // stat -r only
+  for (const auto* r : tree) spread_width = std::max(spread_width, spread_text(*r).size());
+  for (const auto* r : info) spread_width = std::max(spread_width, spread_text(*r).size());
+  if (spread_width > 0) spread_width = std::max(spread_width, std::string_view("Spread (95%)").size());
+  const size_t marks_width = evaluation.runs > 0 ? 3 : 2;
+
   auto row = [&](const eval::NodeResult& r, size_t indent, const std::string& last_column) {
     std::string name = std::string(indent, ' ') + r.node->name;
-    std::string line = fmt::format("  {:<{}}  {:>{}}{:<2} {:<{}}", name, name_width, value_text(r), value_width,
-                                   marks(r), last_column, vendor_width);
+    std::string line =
+        fmt::format("  {:<{}}  {:>{}}{:<{}} ", name, name_width, value_text(r), value_width, marks(r), marks_width);
+    if (spread_width > 0) line += fmt::format("{:<{}}  ", spread_text(r), spread_width);
+    line += fmt::format("{:<{}}", last_column, vendor_width);
     std::string note = note_text(r, run);
     if (r.bottleneck) line += " <== bottleneck";
     if (!note.empty()) line += "  (" + note + ")";
@@ -137,13 +162,20 @@ std::string render_text(const eval::Evaluation& evaluation, const counts::Sample
     return line + "\n";
   };
 
+  // The columns between the values and the names: the marks, then stat -r's spread.
+  const std::string spread_heading = std::string(marks_width + 1, ' ') +
+                                     (spread_width > 0 ? fmt::format("{:<{}}  ", "Spread (95%)", spread_width) : "");
   out += "\n" +
-         paint(fmt::format("  {:<{}}  {:>{}}   {}", "Node", name_width, "Slots", value_width, "Vendor metric"), kBold) +
+         paint(fmt::format("  {:<{}}  {:>{}}{}{}", "Node", name_width, "Slots", value_width, spread_heading,
+                           "Vendor metric"),
+               kBold) +
          "\n";
   for (const auto* r : tree) out += row(*r, 2 * static_cast<size_t>(r->node->level - 1), r->node->vendor_name);
   if (!info.empty()) {
     out += "\n" +
-           paint(fmt::format("  {:<{}}  {:>{}}   {}", "Info metric", name_width, "Value", value_width, "Unit"), kBold) +
+           paint(fmt::format("  {:<{}}  {:>{}}{}{}", "Info metric", name_width, "Value", value_width, spread_heading,
+                             "Unit"),
+                 kBold) +
            "\n";
     for (const auto* r : info) out += row(*r, 0, r->node->unit);
   }
@@ -182,10 +214,22 @@ std::string render_text(const eval::Evaluation& evaluation, const counts::Sample
   }
   if (std::any_of(evaluation.nodes.begin(), evaluation.nodes.end(),
                   [](const eval::NodeResult& r) { return r.approximate && r.value; })) {
-    out += "~ approximate: the counts lack events of the formula; a lesser formula gave the value.\n";
+    out +=
+        "~ approximate: the counts lack events of the formula and a lesser formula gave the value, or its events "
+        "were counted in different runs.\n";
   }
   if (std::any_of(evaluation.nodes.begin(), evaluation.nodes.end(), [](const auto& r) { return r.out_of_range; })) {
     out += "* outside 0-100%: shown clamped; the raw value is in the note.\n";
+  }
+  if (evaluation.runs > 0) {
+    out += fmt::format(
+        "Values are the means of {} runs; sd their standard deviation and [ ] the mean's 95% interval (points for "
+        "slots).\n",
+        evaluation.runs);
+  }
+  if (std::any_of(evaluation.nodes.begin(), evaluation.nodes.end(),
+                  [](const eval::NodeResult& r) { return r.spread && r.spread->unstable; })) {
+    out += "! unstable: the runs differ by more than the value itself.\n";
   }
   if (const eval::NodeResult* bottleneck = evaluation.bottleneck()) {
     out += paint(fmt::format("Bottleneck: {} ({})", bottleneck->node->name, value_text(*bottleneck)), kBold) + "\n";

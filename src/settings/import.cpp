@@ -61,6 +61,25 @@ ImportDecision decide_import(const ImportOptions& options, const model::Model& m
   return decision;
 }
 
+std::vector<std::string> run_warnings(const ImportOptions& options, const import::FileInfo& file,
+                                      const std::vector<std::string>& split) {
+  std::vector<std::string> warnings;
+  if (file.runs <= 1) return warnings;
+  std::string line = fmt::format(
+      "{} holds {} perf stat runs: each node is computed from the first run that counted all of its events, with "
+      "that run's own cycles",
+      options.file, file.runs);
+  if (!split.empty()) {
+    line += fmt::format("; {} (events split over runs) from the runs' rates, marked approximate (~)",
+                        fmt::join(split, ", "));
+  }
+  warnings.push_back(line);
+  if (options.per != aggregate::View::Global) {
+    warnings.push_back("the reports per unit pool each unit's counts over the runs");
+  }
+  return warnings;
+}
+
 std::set<std::string, std::less<>> core_wide_events(const std::vector<std::string>& file_events,
                                                     const events::Resolver& resolver) {
   std::set<std::string, std::less<>> events;

@@ -38,6 +38,12 @@ struct ImportDecision {
 ImportDecision decide_import(const ImportOptions& options, const model::Model& model, const events::Resolver& resolver,
                              const import::FileInfo& file, const counts::Sample& sample);
 
+// The warnings of a file of several perf stat runs (FileInfo::runs > 1):
+// how its nodes were computed, naming the nodes `split` over runs, and with
+// --per-* that each unit's counts are pooled over the runs.
+std::vector<std::string> run_warnings(const ImportOptions& options, const import::FileInfo& file,
+                                      const std::vector<std::string>& split);
+
 // The events of `file_events` that count a whole core per thread (:percore).
 std::set<std::string, std::less<>> core_wide_events(const std::vector<std::string>& file_events,
                                                     const events::Resolver& resolver);

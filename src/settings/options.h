@@ -45,6 +45,7 @@ struct StatOptions {
   std::string cpu_list;                           // -C LIST: these CPUs
   std::vector<int> pids;                          // -p PID[,PID]: attach to running processes
   bool no_multiplex = false;                      // run the command once per counter group
+  int repeat = 1;                                 // -r N: run the command N times, report means and spreads
   std::string user;                               // --user NAME: who the command runs as (as root)
   bool keep_root = false;                         // --keep-root: under sudo, the command runs as root too
   aggregate::View per = aggregate::View::Global;  // --per-thread, --per-core, --per-socket; Global: one report

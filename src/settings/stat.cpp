@@ -59,6 +59,19 @@ void check_live_options(const StatOptions& options) {
   }
 }
 
+void check_repeat_options(const StatOptions& options) {
+  if (options.repeat <= 1) return;
+  auto refuse = [](std::string_view what) {
+    throw Error(fmt::format("-r repeats a command and reports the runs' means; {}", what));
+  };
+  if (options.interval_ms) refuse("its intervals would not line up: leave out -I or -r");
+  if (!options.pids.empty() || options.system_wide || !options.cpu_list.empty()) {
+    refuse("-p, -a and -C count what runs already, which cannot be rerun: give a command instead");
+  }
+  if (options.per != aggregate::View::Global) refuse("reports per unit are not repeated: leave out --per-*");
+  if (options.command.empty()) refuse("give the command to repeat after --");
+}
+
 collect::Target stat_target(const StatOptions& options, const std::filesystem::path& cpu_dir) {
   collect::Target target;
   target.command = options.command;

@@ -47,6 +47,10 @@ void check_countable(const StatOptions& options, const cpu::CpuInfo& cpu, const 
 // with -I.
 void check_live_options(const StatOptions& options);
 
+// Throws Error for what -r N (N > 1) cannot repeat: intervals, running
+// processes or CPUs (-p, -a, -C: nothing to rerun), reports per unit.
+void check_repeat_options(const StatOptions& options);
+
 // What stat counts: the command, the -p processes, or the CPUs of -a or -C
 // (checked against the online CPUs under `cpu_dir`; Error naming the list).
 collect::Target stat_target(const StatOptions& options,

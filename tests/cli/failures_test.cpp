@@ -373,5 +373,50 @@ TEST(FailuresCli, ReportOfBadPerfScriptFiles) {
   EXPECT_EQ(entries_in(tree.root()), 3) << "the three inputs, no report and no temporary file";
 }
 
+// topdown compare: reports it cannot compare are one line, exit 125.
+TEST(FailuresCli, CompareRefusesReportsItCannotCompare) {
+  TempTree tree;
+  const std::string perf = std::string(TOPDOWN_SOURCE_DIR) + "/tests/data/zen5-ptrchase-3runs.csv";
+  const std::string level1 = (tree.root() / "l1.json").string();
+  const std::string level2 = (tree.root() / "l2.json").string();
+  const std::string software = (tree.root() / "software.json").string();
+  ASSERT_EQ(run_command(kTopdown + " import --cpu zen5 --smt off --json -o " + level1 + " " + perf).exit_code, 0);
+  ASSERT_EQ(run_command(kTopdown + " import --cpu zen5 --smt off -l2 --json -o " + level2 + " " + perf).exit_code, 0);
+  ASSERT_EQ(run_command(kStatSoftware + " --json -o " + software + " -- true").exit_code, 0);
+
+  auto levels = run_command(kTopdown + " compare " + level1 + " " + level2);
+  EXPECT_EQ(levels.exit_code, 125);
+  expect_one_line(levels, level1 + " goes to level 1 and " + level2 + " to level 2: make both with the same -l");
+
+  auto models = run_command(kTopdown + " compare " + level1 + " " + software);
+  EXPECT_EQ(models.exit_code, 125);
+  expect_one_line(models, level1 + " is a report of model zen5 and " + software +
+                              " of model software: compare reports of one model");
+
+  const auto other_tool = tree.write("bench.json", "{\"context\": {}, \"benchmarks\": []}\n").string();
+  auto foreign = run_command(kTopdown + " compare " + level1 + " " + other_tool);
+  EXPECT_EQ(foreign.exit_code, 125);
+  expect_one_line(foreign, other_tool +
+                               ":1: not a topdown report (no \"format\": \"topdown-1\"); compare the --json output of "
+                               "topdown stat, import or report, or a perf stat file");
+
+  const std::string whole = slurp(level1);
+  const auto cut = tree.write("cut.json", whole.substr(0, whole.size() / 2)).string();
+  auto truncated = run_command(kTopdown + " compare " + level1 + " " + cut);
+  EXPECT_EQ(truncated.exit_code, 125);
+  expect_one_line(truncated, cut + ":1: not complete JSON: the file is cut off, or not a topdown --json report");
+
+  auto gate = run_command(kTopdown + " compare --fail-if 'Backend_Bound=2' " + level1 + " " + level1);
+  EXPECT_EQ(gate.exit_code, 125);
+  expect_one_line(gate,
+                  "--fail-if 'Backend_Bound=2': expected NODE>+LIMIT or NODE<-LIMIT (points for tree nodes, percent "
+                  "for Info metrics), for example 'Backend_Bound>+2'");
+
+  auto missing = run_command(kTopdown + " compare " + level1 + " " + (tree.root() / "nope.json").string());
+  EXPECT_EQ(missing.exit_code, 125);
+  expect_one_line(missing, "cannot read " + (tree.root() / "nope.json").string() +
+                               ": give a saved --json report or a perf stat file");
+}
+
 }  // namespace
 }  // namespace topdown::testing

@@ -200,5 +200,40 @@ TEST(CountedGroups, PercoreEventsOnlyWithUnitsOfCountedCpus) {
   EXPECT_EQ(kept.core_wide_events, (std::set<std::string, std::less<>>{"slots:percore"}));
 }
 
+TEST(RepeatSettings, RepeatNeedsACommandAlone) {
+  auto message_of = [](const StatOptions& options) -> std::string {
+    try {
+      check_repeat_options(options);
+    } catch (const Error& error) {
+      return error.what();
+    }
+    return "";
+  };
+  StatOptions options;
+  options.command = {"./app"};
+  options.repeat = 5;
+  EXPECT_EQ(message_of(options), "");
+  options.no_multiplex = true;  // each group gets its N runs
+  EXPECT_EQ(message_of(options), "");
+  StatOptions timed = options;
+  timed.interval_ms = 100;
+  EXPECT_NE(message_of(timed).find("leave out -I or -r"), std::string::npos);
+  StatOptions attached = options;
+  attached.pids = {42};
+  EXPECT_NE(message_of(attached).find("give a command instead"), std::string::npos);
+  StatOptions everywhere = options;
+  everywhere.system_wide = true;
+  EXPECT_NE(message_of(everywhere).find("give a command instead"), std::string::npos);
+  StatOptions per_core = options;
+  per_core.per = aggregate::View::Core;
+  EXPECT_NE(message_of(per_core).find("leave out --per-*"), std::string::npos);
+  StatOptions no_command = options;
+  no_command.command.clear();
+  EXPECT_NE(message_of(no_command).find("give the command to repeat"), std::string::npos);
+  StatOptions once = timed;
+  once.repeat = 1;  // -r 1 is a plain run
+  EXPECT_EQ(message_of(once), "");
+}
+
 }  // namespace
 }  // namespace topdown::settings

@@ -1,0 +1,153 @@
+#include "compare/compare.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+
+#include "common/error.h"
+#include "common/strings.h"
+#include "stats/stats.h"
+
+namespace topdown::compare {
+namespace {
+
+stats::Summary summary_of(const Measure& measure) {
+  stats::Summary summary;
+  summary.n = measure.runs;
+  summary.mean = measure.value.value_or(0);
+  summary.stddev = measure.stddev;
+  return summary;
+}
+
+Change change_of(const Measure* a, const Measure* b, double alpha) {
+  const Measure& known = a ? *a : *b;
+  Change change;
+  change.name = known.name;
+  change.parent = known.parent;
+  change.level = known.level;
+  change.unit = known.unit;
+  if (a) {
+    change.a = a->value;
+    change.a_runs = a->runs;
+  }
+  if (b) {
+    change.b = b->value;
+    change.b_runs = b->runs;
+  }
+  if (!change.a || !change.b) return change;
+  if (change.in_points()) {
+    change.change = (*change.b - *change.a) * 100;
+  } else if (*change.a != 0) {
+    change.change = (*change.b - *change.a) / std::abs(*change.a) * 100;
+  }
+  if (const auto test = stats::welch_test(summary_of(*a), summary_of(*b))) {
+    change.p_value = test->p;
+    change.significant = test->p < alpha;
+  }
+  return change;
+}
+
+ScopeChanges changes_of(const Scope& a, const Scope& b, double alpha) {
+  ScopeChanges scope;
+  scope.scope = a.name;
+  std::map<std::string_view, const Measure*> in_b;
+  for (const Measure& measure : b.measures) in_b.emplace(measure.name, &measure);
+  for (const Measure& measure : a.measures) {
+    const auto found = in_b.find(measure.name);
+    scope.changes.push_back(change_of(&measure, found == in_b.end() ? nullptr : found->second, alpha));
+    if (found != in_b.end()) in_b.erase(found);
+  }
+  for (const Measure& measure : b.measures) {
+    if (in_b.count(measure.name)) scope.changes.push_back(change_of(nullptr, &measure, alpha));
+  }
+  return scope;
+}
+
+}  // namespace
+
+Comparison compare(SavedReport a, SavedReport b, double alpha) {
+  if (a.model != b.model) {
+    throw Error(fmt::format("{} is a report of model {} and {} of model {}: compare reports of one model", a.label,
+                            a.model, b.label, b.model));
+  }
+  if (a.deepest_level != b.deepest_level) {
+    throw Error(fmt::format("{} goes to level {} and {} to level {}: make both with the same -l", a.label,
+                            a.deepest_level, b.label, b.deepest_level));
+  }
+  Comparison comparison;
+  comparison.alpha = alpha;
+  std::map<std::string_view, const Scope*> b_scopes;
+  for (const Scope& scope : b.scopes) b_scopes.emplace(scope.name, &scope);
+  for (const Scope& scope : a.scopes) {
+    const auto found = b_scopes.find(scope.name);
+    if (found == b_scopes.end()) {
+      comparison.only_in_a.push_back(scope.name);
+      continue;
+    }
+    comparison.scopes.push_back(changes_of(scope, *found->second, alpha));
+    b_scopes.erase(found);
+  }
+  for (const Scope& scope : b.scopes) {
+    if (b_scopes.count(scope.name)) comparison.only_in_b.push_back(scope.name);
+  }
+  if (comparison.scopes.empty()) {
+    throw Error(fmt::format(
+        "{} and {} have no scope in common (units or functions of one are not in the other): compare reports of "
+        "the same kind",
+        a.label, b.label));
+  }
+  comparison.a = std::move(a);
+  comparison.b = std::move(b);
+  return comparison;
+}
+
+Gate parse_gate(const std::string& text) {
+  const auto refuse = [&] {
+    return Error(fmt::format(
+        "--fail-if '{}': expected NODE>+LIMIT or NODE<-LIMIT (points for tree nodes, percent for Info metrics), "
+        "for example 'Backend_Bound>+2'",
+        text));
+  };
+  const size_t op = text.find_first_of("<>");
+  if (op == std::string::npos) throw refuse();
+  Gate gate;
+  gate.text = text;
+  gate.name = std::string(trim(std::string_view(text).substr(0, op)));
+  gate.above = text[op] == '>';
+  std::string_view limit = trim(std::string_view(text).substr(op + 1));
+  if (!limit.empty() && limit[0] == '+') limit.remove_prefix(1);
+  const auto [end, error] = std::from_chars(limit.data(), limit.data() + limit.size(), gate.limit);
+  if (gate.name.empty() || limit.empty() || error != std::errc() || end != limit.data() + limit.size() ||
+      !std::isfinite(gate.limit)) {
+    throw refuse();
+  }
+  return gate;
+}
+
+std::vector<GateVerdict> check_gates(const Comparison& comparison, const std::vector<Gate>& gates) {
+  std::vector<GateVerdict> verdicts;
+  for (const Gate& gate : gates) {
+    GateVerdict verdict{gate, {}, false};
+    for (const ScopeChanges& scope : comparison.scopes) {
+      for (const Change& change : scope.changes) {
+        if (change.name != gate.name) continue;
+        verdict.found = true;
+        if (!change.change) continue;
+        const bool past = gate.above ? *change.change > gate.limit : *change.change < gate.limit;
+        // With a single run on a side there is no telling noise from change: the limit alone decides.
+        if (past && (!change.judged() || change.significant)) verdict.tripped_in.push_back(scope.scope);
+      }
+    }
+    if (!verdict.found) {
+      throw Error(fmt::format("--fail-if '{}' names {}, which neither report has (`topdown list` names the nodes)",
+                              gate.text, gate.name));
+    }
+    verdicts.push_back(std::move(verdict));
+  }
+  return verdicts;
+}
+
+}  // namespace topdown::compare

@@ -1,0 +1,115 @@
+#pragma once
+// topdown compare: two saved reports (the --json of stat, stat -r, import,
+// or any report whose records have a scope: units, functions) compared node
+// by node and Info metric by Info metric, scope by scope, with Welch's t-test
+// where both sides have repeated runs; gates (--fail-if) on the changes; the
+// comparison as text, CSV and JSON (README.md).
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace topdown::compare {
+
+// One node or Info metric of a saved report's record.
+struct Measure {
+  std::string name;
+  std::string parent;
+  int level = 0;                // 0: an Info metric
+  std::string unit;             // "fraction" for tree nodes, else the Info metric's unit
+  std::optional<double> value;  // the mean when there were several runs; nullopt: n/a
+  int runs = 1;                 // measurements behind the value (stat -r runs, or intervals)
+  double stddev = 0;            // of those measurements
+
+  bool is_fraction() const { return level > 0; }
+};
+
+// The measures of one scope ("" for a report without units): its whole
+// run's record or, for a report of intervals only, the intervals' mean.
+struct Scope {
+  std::string name;
+  std::vector<Measure> measures;  // in the report's order
+  bool from_intervals = false;    // runs count intervals, not runs
+};
+
+struct SavedReport {
+  std::string label;  // the file, as the user named it
+  std::string model;
+  int deepest_level = 0;      // of its tree nodes
+  std::vector<Scope> scopes;  // in the order the report first names them
+};
+
+// Reads a --json report: one object, or one per line (-I, --per-*,
+// per-function). Whole-run records (time absent or null) are kept; a scope
+// with intervals only is their mean, each interval a measurement. Throws
+// Error (naming `label`) for text that is not such a report: not JSON, cut
+// off, another tool's JSON, no nodes.
+SavedReport read_report(std::string_view text, const std::string& label);
+
+struct Change {
+  std::string name;
+  std::string parent;
+  int level = 0;
+  std::string unit;
+  std::optional<double> a;  // n/a, or absent from that side
+  std::optional<double> b;
+  int a_runs = 0;
+  int b_runs = 0;
+  // B - A in points (percent of slots) for fractions, else in percent of A;
+  // nullopt when a side is n/a (or A is 0 for a percent).
+  std::optional<double> change;
+  std::optional<double> p_value;  // Welch's, when both sides have 2 runs or more
+  bool significant = false;       // p_value < alpha
+
+  bool judged() const { return p_value.has_value(); }
+  bool in_points() const { return level > 0; }
+};
+
+struct ScopeChanges {
+  std::string scope;
+  std::vector<Change> changes;  // A's order, then what only B has
+};
+
+struct Comparison {
+  SavedReport a;
+  SavedReport b;
+  double alpha = 0.05;
+  std::vector<ScopeChanges> scopes;  // the scopes both have, in A's order
+  std::vector<std::string> only_in_a;
+  std::vector<std::string> only_in_b;
+};
+
+// Throws Error naming both files when they are of different models or
+// levels, or have no scope in common.
+Comparison compare(SavedReport a, SavedReport b, double alpha);
+
+// --fail-if NODE>+LIMIT or NODE<-LIMIT: the change in points (fractions) or
+// percent (the rest) past which the gate trips.
+struct Gate {
+  std::string text;  // as given
+  std::string name;
+  bool above = true;  // '>' (trips above the limit) or '<' (below)
+  double limit = 0;
+};
+// Throws Error saying the syntax for anything else.
+Gate parse_gate(const std::string& text);
+
+struct GateVerdict {
+  Gate gate;
+  std::vector<std::string> tripped_in;  // scopes where it tripped
+  bool found = false;                   // the node is in the comparison
+};
+// A gate trips where the node's change is past its limit and significant,
+// or, where significance cannot be judged (a single run on a side), just
+// past the limit. Throws Error for a gate on a node neither report has.
+std::vector<GateVerdict> check_gates(const Comparison& comparison, const std::vector<Gate>& gates);
+
+struct TextOptions {
+  bool color = false;
+};
+std::string render_text(const Comparison& comparison, const std::vector<GateVerdict>& verdicts,
+                        const TextOptions& options);
+std::string render_csv(const Comparison& comparison);
+std::string render_json(const Comparison& comparison, const std::vector<GateVerdict>& verdicts);
+
+}  // namespace topdown::compare

@@ -1,0 +1,112 @@
+// Files of several perf stat runs one after another (perf's "# started on"
+// line starts each): every node from the run that holds all of its events.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "../support/temp_tree.h"
+#include "run_command.h"
+
+namespace topdown::testing {
+namespace {
+
+const std::string kTopdown = TOPDOWN_BIN;
+
+// Zen 5's three groups of level 2 (as ../shared/recordings counts them), one
+// run each, of different lengths (1.0 s, 1.5 s, 0.7 s) and clock rates.
+// Run 1: 3e9 cycles, 24e9 slots: Frontend 4.8e9 (0.2), dispatched 12e9 and
+//   retired 9.6e9 ops (Bad_Speculation 0.1, Retiring 0.4), backend 7.2e9 (0.3).
+// Run 2: 4e9 cycles, 32e9 slots: 1e9 cycles of no frontend ops (cmask 8:
+//   Fetch_Latency 4e9/32e9 = 0.125), 11.2e9 retired ops (Retiring 0.35 here),
+//   1.12e9 of them microcode (Light_Operations 0.35 * 0.9, Heavy 0.035).
+// Run 3: 1.5e9 cycles, 3e6 mispredicts, 1e6 resyncs, 1e9 cycles without
+//   retirement, 0.6e9 of them waiting on a load.
+const char* kThreeRuns =
+    "# started on Sun Nov 22 07:08:18 2026\n\n"
+    "3000000000;;cpu/event=0x76/;1000000000;100.00;;\n"
+    "4800000000;;cpu/event=0x1a0,umask=0x01/;1000000000;100.00;;\n"
+    "7200000000;;cpu/event=0x1a0,umask=0x1e/;1000000000;100.00;;\n"
+    "9600000000;;cpu/event=0xc1/;1000000000;100.00;;\n"
+    "12000000000;;cpu/event=0xaa,umask=0x07/;1000000000;100.00;;\n"
+    "# started on Sun Nov 22 07:08:20 2026\n\n"
+    "4000000000;;cpu/event=0x76/;1500000000;100.00;;\n"
+    "500000000;;cpu/event=0x1a0,umask=0x01,cmask=0x8/;1500000000;100.00;;\n"
+    "0;;cpu/event=0x1a0,umask=0x60/;1500000000;100.00;;\n"
+    "11200000000;;cpu/event=0xc1/;1500000000;100.00;;\n"
+    "1120000000;;cpu/event=0x1c2/;1500000000;100.00;;\n"
+    "# started on Sun Nov 22 07:08:22 2026\n\n"
+    "1500000000;;cpu/event=0x76/;700000000;100.00;;\n"
+    "3000000;;cpu/event=0xc3/;700000000;100.00;;\n"
+    "1000000;;cpu/event=0x9f,umask=0x01/;700000000;100.00;;\n"
+    "1000000000;;cpu/event=0xd6,umask=0x02/;700000000;100.00;;\n"
+    "600000000;;cpu/event=0xd6,umask=0xa2/;700000000;100.00;;\n";
+
+nlohmann::json import_json(const std::string& file, const std::string& options) {
+  TempTree out;
+  const std::string json = out.root().string() + "/out.json";
+  auto r = run_command(kTopdown + " import --cpu zen5 --smt off --json " + options + " -o " + json + " " + file);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return nlohmann::json::parse(slurp(json));
+}
+
+const nlohmann::json& node(const nlohmann::json& report, const std::string& name) {
+  for (const auto& entry : report["nodes"]) {
+    if (entry["name"] == name) return entry;
+  }
+  ADD_FAILURE() << "no node " << name;
+  static const nlohmann::json kNone;
+  return kNone;
+}
+
+TEST(MultiRunImport, EveryNodeComesFromTheRunThatHoldsItsEvents) {
+  TempTree tree;
+  const auto report = import_json(tree.write("runs.csv", kThreeRuns).string(), "-l2 -v");
+  EXPECT_NEAR(report["level1_sum"].get<double>(), 1.0, 0.001);
+  const std::map<std::string, double> run_local = {
+      {"Frontend_Bound", 0.2}, {"Bad_Speculation", 0.1}, {"Backend_Bound", 0.3},      {"Retiring", 0.4},
+      {"SMT_Contention", 0.0}, {"Fetch_Latency", 0.125}, {"Light_Operations", 0.315}, {"Heavy_Operations", 0.035},
+  };
+  for (const auto& [name, value] : run_local) {
+    SCOPED_TRACE(name);
+    EXPECT_NEAR(node(report, name)["value"].get<double>(), value, 1e-12);
+    EXPECT_EQ(node(report, name)["status"], "ok");
+  }
+  // Frontend_Bound (run 1) minus Fetch_Latency (run 2), Bad_Speculation (run
+  // 1) split by run 3's branch counts: from the runs' rates, and marked so.
+  for (const char* split : {"Fetch_Bandwidth", "Branch_Mispredicts", "Machine_Clears", "Memory_Bound", "Core_Bound"}) {
+    SCOPED_TRACE(split);
+    EXPECT_EQ(node(report, split)["status"], "approximate");
+    EXPECT_TRUE(node(report, split)["value"].is_number());
+  }
+  ASSERT_EQ(report["warnings"].size(), 1u) << report["warnings"];
+  EXPECT_NE(report["warnings"][0].get<std::string>().find("holds 3 perf stat runs"), std::string::npos);
+}
+
+// A split node from rates: every event rescaled to the runs' mean length
+// (1.0666... s) before the ratio, so cycles of runs at different clock rates
+// mix as rates. Branch_Mispredicts = Bad_Speculation * 3 / (3 + 1) from the
+// rates: Bad_Speculation over the mean cycle rate.
+TEST(MultiRunImport, SplitNodesUseTheRunsRates) {
+  TempTree tree;
+  const auto report = import_json(tree.write("runs.csv", kThreeRuns).string(), "-l2 -v");
+  const double mean_ns = (1.0e9 + 1.5e9 + 0.7e9) / 3;
+  const double cycles = (3e9 / 1.0e9 + 4e9 / 1.5e9 + 1.5e9 / 0.7e9) * mean_ns / 3;
+  const double ops_retired = (9.6e9 / 1.0e9 + 11.2e9 / 1.5e9) * mean_ns / 2;
+  const double bad_speculation = (12e9 / 1.0e9 * mean_ns - ops_retired) / (8 * cycles);
+  EXPECT_NEAR(node(report, "Branch_Mispredicts")["value"].get<double>(), bad_speculation * 0.75, 1e-9);
+}
+
+// A real Zen 5 recording (../shared/recordings/zen5-perf-stat, ptrchase run
+// 1, its three groups' files one after another): pooled, its level 1 summed
+// to 90%; each from its run, to 100% as within one group.
+TEST(MultiRunImport, RealZen5RecordingSumsTo100Percent) {
+  const auto report = import_json(std::string(TOPDOWN_SOURCE_DIR) + "/tests/data/zen5-ptrchase-3runs.csv", "-l2");
+  EXPECT_NEAR(report["level1_sum"].get<double>(), 1.0, 0.001);
+  EXPECT_GT(node(report, "Backend_Bound")["value"].get<double>(), 0.99);
+  EXPECT_EQ(report["bottleneck"], "Memory_Bound");
+  // Group 1 alone: backend_stalls / (8 * cycles).
+  EXPECT_NEAR(node(report, "Backend_Bound")["value"].get<double>(), 44529105104.0 / (8 * 5574106661.0), 1e-12);
+}
+
+}  // namespace
+}  // namespace topdown::testing

@@ -1,0 +1,189 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "common/error.h"
+#include "compare/compare.h"
+#include "stats/stats.h"
+
+namespace topdown::compare {
+namespace {
+
+using nlohmann::json;
+
+json node(const std::string& name, int level, std::optional<double> value, int runs = 0, double stddev = 0) {
+  json j = {{"name", name},
+            {"level", level},
+            {"parent", level > 1 ? json("Backend_Bound") : json()},
+            {"value", value ? json(*value) : json()}};
+  if (runs > 0) {
+    j["runs"] = runs;
+    j["stddev"] = stddev;
+  }
+  return j;
+}
+
+// A zen5-like record: Backend_Bound and its child, and IPC.
+json record(double backend, double memory, double ipc, int runs = 0, double stddev = 0) {
+  return {
+      {"format", "topdown-1"},
+      {"model", {{"name", "zen5"}, {"title", "AMD Zen 5"}}},
+      {"nodes", {node("Backend_Bound", 1, backend, runs, stddev), node("Memory_Bound", 2, memory, runs, stddev)}},
+      {"info", {{{"name", "IPC"}, {"level", 0}, {"parent", nullptr}, {"value", ipc}, {"unit", "instructions/cycle"}}}},
+      {"events", json::array({{{"name", "cycles"}, {"value", 1}}})}};
+}
+
+SavedReport read(const json& object) { return read_report(object.dump(2), "r.json"); }
+
+const Change& change_of(const Comparison& comparison, const std::string& name) {
+  for (const Change& change : comparison.scopes.at(0).changes) {
+    if (change.name == name) return change;
+  }
+  throw std::out_of_range(name);
+}
+
+std::string error_of(const std::function<void()>& action) {
+  try {
+    action();
+  } catch (const Error& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(Compare, SingleRunsChangeInPointsAndPercentWithoutJudgement) {
+  const Comparison comparison = compare(read(record(0.30, 0.20, 2.0)), read(record(0.35, 0.18, 1.5)), 0.05);
+  const Change& backend = change_of(comparison, "Backend_Bound");
+  EXPECT_NEAR(*backend.change, 5.0, 1e-12);  // points
+  EXPECT_FALSE(backend.judged());
+  EXPECT_NEAR(*change_of(comparison, "IPC").change, -25.0, 1e-12);  // percent of A
+  EXPECT_EQ(change_of(comparison, "IPC").level, 0);
+  EXPECT_EQ(comparison.a.deepest_level, 2);
+}
+
+TEST(Compare, RepeatedRunsAreJudgedByWelchsTest) {
+  const Comparison comparison =
+      compare(read(record(0.30, 0.20, 2.0, 5, 0.005)), read(record(0.32, 0.20, 2.0, 4, 0.008)), 0.05);
+  const Change& backend = change_of(comparison, "Backend_Bound");
+  ASSERT_TRUE(backend.judged());
+  stats::Summary a{5, 0.30, 0.005, std::nullopt};
+  stats::Summary b{4, 0.32, 0.008, std::nullopt};
+  EXPECT_DOUBLE_EQ(*backend.p_value, stats::welch_test(a, b)->p);
+  EXPECT_LT(*backend.p_value, 0.05);
+  EXPECT_TRUE(backend.significant);
+  EXPECT_FALSE(change_of(comparison, "Memory_Bound").significant);
+  EXPECT_EQ(backend.a_runs, 5);
+  EXPECT_EQ(backend.b_runs, 4);
+  // The same difference at a stricter level is not significant.
+  const Comparison strict =
+      compare(read(record(0.30, 0.20, 2.0, 5, 0.005)), read(record(0.32, 0.20, 2.0, 4, 0.008)), 0.001);
+  EXPECT_FALSE(change_of(strict, "Backend_Bound").significant);
+}
+
+TEST(Compare, IntervalsOfAScopeAreItsMeasurements) {
+  std::string lines;
+  for (const double backend : {0.2, 0.4, 0.3}) {
+    json interval = record(backend, 0.1, 1.0);
+    interval["time"] = 1.0;
+    interval["scope"] = "main";
+    lines += interval.dump() + "\n";
+  }
+  json other = record(0.9, 0.1, 1.0);
+  other["scope"] = "helper";
+  other["time"] = nullptr;
+  lines += other.dump() + "\n";
+  const SavedReport report = read_report(lines, "r.json");
+  ASSERT_EQ(report.scopes.size(), 2u);
+  EXPECT_EQ(report.scopes[0].name, "main");
+  EXPECT_TRUE(report.scopes[0].from_intervals);
+  EXPECT_DOUBLE_EQ(*report.scopes[0].measures[0].value, 0.3);
+  EXPECT_EQ(report.scopes[0].measures[0].runs, 3);
+  EXPECT_NEAR(report.scopes[0].measures[0].stddev, 0.1, 1e-15);
+  EXPECT_FALSE(report.scopes[1].from_intervals);
+  EXPECT_DOUBLE_EQ(*report.scopes[1].measures[0].value, 0.9);
+}
+
+TEST(Compare, ScopesAreMatchedByName) {
+  auto scoped = [](const std::string& scope, double backend) {
+    json r = record(backend, 0.1, 1.0);
+    r["scope"] = scope;
+    return r.dump() + "\n";
+  };
+  const Comparison comparison = compare(read_report(scoped("f", 0.2) + scoped("g", 0.3), "a.json"),
+                                        read_report(scoped("g", 0.5) + scoped("h", 0.1), "b.json"), 0.05);
+  ASSERT_EQ(comparison.scopes.size(), 1u);
+  EXPECT_EQ(comparison.scopes[0].scope, "g");
+  EXPECT_NEAR(*comparison.scopes[0].changes[0].change, 20, 1e-12);
+  EXPECT_EQ(comparison.only_in_a, std::vector<std::string>{"f"});
+  EXPECT_EQ(comparison.only_in_b, std::vector<std::string>{"h"});
+  EXPECT_NE(error_of([&] {
+              compare(read_report(scoped("f", 0.2), "a.json"), read_report(scoped("h", 0.2), "b.json"), 0.05);
+            }).find("no scope in common"),
+            std::string::npos);
+}
+
+TEST(Compare, BadInputIsOneClearError) {
+  json other_model = record(0.3, 0.2, 1.0);
+  other_model["model"]["name"] = "skl";
+  EXPECT_EQ(error_of([&] { compare(read(record(0.3, 0.2, 1.0)), read_report(other_model.dump(), "b.json"), 0.05); }),
+            "r.json is a report of model zen5 and b.json of model skl: compare reports of one model");
+  json level_one = record(0.3, 0.2, 1.0);
+  level_one["nodes"].erase(1);
+  EXPECT_EQ(error_of([&] { compare(read(record(0.3, 0.2, 1.0)), read_report(level_one.dump(), "b.json"), 0.05); }),
+            "r.json goes to level 2 and b.json to level 1: make both with the same -l");
+  const std::string whole = record(0.3, 0.2, 1.0).dump(2);
+  EXPECT_EQ(error_of([&] { read_report(whole.substr(0, whole.size() / 2), "cut.json"); }),
+            "cut.json:1: not complete JSON: the file is cut off, or not a topdown --json report");
+  EXPECT_NE(error_of([&] {
+              read_report(R"({"version": 2, "benchmarks": []})", "other.json");
+            }).find("other.json:1: not a topdown report"),
+            std::string::npos);
+  EXPECT_EQ(error_of([&] { read_report(" \n", "empty.json"); }),
+            "empty.json is empty: expected a topdown --json report");
+}
+
+TEST(Compare, GatesTripOnSignificantMovesOrOnTheLimitAloneForSingleRuns) {
+  EXPECT_EQ(parse_gate("Backend_Bound>+2").limit, 2);
+  EXPECT_TRUE(parse_gate("Backend_Bound>+2").above);
+  EXPECT_EQ(parse_gate("Retiring<-1").limit, -1);
+  EXPECT_FALSE(parse_gate("Retiring<-1").above);
+  EXPECT_NE(error_of([] { parse_gate("Retiring=-1"); }).find("expected NODE>+LIMIT"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_gate(">2"); }).find("expected NODE>+LIMIT"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_gate("Retiring>2x"); }).find("expected NODE>+LIMIT"), std::string::npos);
+
+  const std::vector<Gate> gates = {parse_gate("Backend_Bound>+2"), parse_gate("IPC<-10")};
+  // Single runs: 5 points up and IPC down 25%: both past their limits.
+  const Comparison single = compare(read(record(0.30, 0.20, 2.0)), read(record(0.35, 0.18, 1.5)), 0.05);
+  for (const GateVerdict& verdict : check_gates(single, gates)) EXPECT_EQ(verdict.tripped_in.size(), 1u);
+  // Repeated runs: 2 points past the limit but lost in the noise.
+  const Comparison noisy = compare(read(record(0.30, 0.2, 2.0, 3, 0.05)), read(record(0.33, 0.2, 2.0, 3, 0.05)), 0.05);
+  EXPECT_TRUE(check_gates(noisy, {gates[0]})[0].tripped_in.empty());
+  const Comparison clear =
+      compare(read(record(0.30, 0.2, 2.0, 5, 0.001)), read(record(0.33, 0.2, 2.0, 5, 0.001)), 0.05);
+  EXPECT_EQ(check_gates(clear, {gates[0]})[0].tripped_in.size(), 1u);
+  EXPECT_TRUE(check_gates(clear, {parse_gate("Backend_Bound>+5")})[0].tripped_in.empty());
+  EXPECT_NE(error_of([&] { check_gates(clear, {parse_gate("Nope>1")}); }).find("names Nope, which neither report has"),
+            std::string::npos);
+}
+
+TEST(Compare, CsvAndJsonLayouts) {
+  const Comparison comparison =
+      compare(read(record(0.30, 0.20, 2.0, 5, 0.001)), read(record(0.33, 0.20, 2.0, 5, 0.001)), 0.05);
+  const std::string csv = render_csv(comparison);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "scope,kind,name,level,parent,unit,a,b,change,change_unit,a_runs,b_runs,p_value,significant");
+  EXPECT_NE(csv.find("\n,node,Backend_Bound,1,,fraction,0.3,0.33,"), std::string::npos) << csv;
+  const json out = json::parse(render_json(comparison, check_gates(comparison, {parse_gate("Backend_Bound>+2")})));
+  EXPECT_EQ(out["format"], "topdown-compare-1");
+  const json& backend = out["scopes"][0]["changes"][0];
+  EXPECT_EQ(backend["name"], "Backend_Bound");
+  EXPECT_NEAR(backend["change"].get<double>(), 3, 1e-9);
+  EXPECT_EQ(backend["change_unit"], "points");
+  EXPECT_EQ(backend["significant"], true);
+  EXPECT_EQ(out["gates"][0]["tripped"], true);
+  const std::string text = render_text(comparison, {}, {});
+  EXPECT_NE(text.find("Significant changes, biggest first:\n  Backend_Bound"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace topdown::compare
