@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/context.h"
+#include "cli/html_output.h"
 #include "cli/output.h"
 #include "cli/render.h"
 #include "common/error.h"
@@ -70,7 +71,7 @@ report::Report function_report(const profile::FunctionResult& result, const prof
   run.model_name = model.name;
   run.model_title = model.title;
   run.source = options.file;
-  run.elapsed_s = profile.whole.function.counts.duration_s;
+  run.elapsed_s = function.counts.duration_s;  // a function's: the run's time times its share of the clock
   run.groups = static_cast<int>(recording.header.groups.size());
   run.multiplexed = result.evaluation.counted_share < 1;
   report::Sampled sampled;
@@ -215,6 +216,10 @@ int run_report(const ProfileOptions& options) {
   const model::Model& model = *chosen;
   const events::Resolver resolver(events::offline_resolver_config(model));
   if (!header_known) recording = recording::read_perf_script(options.file, model, resolver);
+  HtmlOutput html(options.report, model,
+                  fmt::format("{} samples{}, {} lost{}", recording.samples.size(),
+                              header_known ? " (topdown record)" : " (perf script)", recording.lost_samples,
+                              recording.truncated ? ", file cut short" : ""));
 
   profile::Attribution attribution = profile::attribute(recording);
   const settings::ImportDecision decision = settings::decide_import(
@@ -257,6 +262,10 @@ int run_report(const ProfileOptions& options) {
       out += locate_text(profile.locate, recording);
   }
   emit(options.report.output, out);
+  // The page draws the whole program and each function as units, so the
+  // functions' level 1 sit side by side.
+  html.add(std::nullopt, reports);
+  html.commit(decision.vars);
   return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -83,6 +84,22 @@ TEST_F(ProfileLive, SoftwareModelPutsEachFunctionsTimeAndFaultsWhereTheyAre) {
   EXPECT_GT(all_faults, 10 * 40 * 256);
   EXPECT_GT(event_value(*faults, "page-faults"), 0.85 * all_faults);
   EXPECT_LT(event_value(*compute, "page-faults"), 0.10 * all_faults);
+}
+
+TEST_F(ProfileLive, ReportDrawsThePageOfTheWholeProgramAndEachFunction) {
+  const std::string page = file_ + ".html";
+  const auto functions = profile("--model " + kSoftwareModel, kDemo + " faults-and-compute", "--html " + page);
+  ASSERT_NE(find_function(functions, "demo::fault_pages"), nullptr);
+  std::ifstream in(page);
+  std::stringstream text;
+  text << in.rdbuf();
+  ::unlink(page.c_str());
+  const std::string html = text.str();
+  ASSERT_FALSE(html.empty()) << "no page at " << page;
+  EXPECT_NE(html.find("[whole program]"), std::string::npos);
+  EXPECT_NE(html.find("topdown::demo::fault_pages(unsigned long)"), std::string::npos);
+  EXPECT_NE(html.find("topdown::demo::compute_only(unsigned long)"), std::string::npos);
+  EXPECT_NE(html.find("(topdown record)"), std::string::npos) << "the header says how it was sampled";
 }
 
 // Where the CPU's own model counts: pointer chasing is Memory_Bound in its

@@ -104,11 +104,13 @@ TEST_P(IntelReport, EachFunctionsTreeIsImportOfItsSummedCounts) {
   const auto objects = json_lines(slurp(out));
   EXPECT_EQ(function_order(objects), (std::vector<std::string>{"[whole program]", "big", "sparse", "hot", "cold"}));
   for (const auto& function : functions) {
-    const auto counts = tree.write(function.name + ".counts", counts_file(function.totals, false)).string();
+    const auto& ours = function_object(objects, function.name);
+    // A function's time is the run's times its share of the clockticks.
+    const std::string time = fmt::format("interval-s {}\n", ours["elapsed_s"].get<double>());
+    const auto counts = tree.write(function.name + ".counts", counts_file(function.totals, false) + time).string();
     auto imported = run_command(kTopdown + " import --cpu " + cpu + " --smt off -l 3 --json " + counts);
     ASSERT_EQ(imported.exit_code, 0) << imported.err;
     const auto expected = nlohmann::json::parse(imported.err);
-    const auto& ours = function_object(objects, function.name);
     SCOPED_TRACE(cpu + " " + function.name);
     EXPECT_EQ(ours["samples"], function.samples);
     expect_same_values(ours, expected, function.name != "cold");
