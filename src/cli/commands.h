@@ -11,8 +11,8 @@
 namespace topdown::cli {
 
 using settings::ImportOptions;
-using settings::RecordOptions;
 using settings::ProfileOptions;
+using settings::RecordOptions;
 using settings::ReportOptions;
 using settings::StatOptions;
 

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <optional>
 
-#include "cli/html_output.h"
 #include "cli/evaluation_options.h"
+#include "cli/html_output.h"
 #include "cli/output.h"
 #include "cli/render.h"
 #include "cli/stat_units.h"

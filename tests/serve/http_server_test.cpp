@@ -45,7 +45,8 @@ std::string raw_exchange(int port, const std::string& request) {
   address.sin_port = htons(static_cast<uint16_t>(port));
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) return "connect failed";
-  (void)!::write(fd, request.data(), request.size());
+  // The server may close before reading it all: no SIGPIPE for the test.
+  (void)!::send(fd, request.data(), request.size(), MSG_NOSIGNAL);
   ::shutdown(fd, SHUT_WR);
   std::string reply;
   char buffer[4096];
@@ -130,7 +131,12 @@ TEST(HttpServer, OtherPathsAndMethodsAreRefused) {
 TEST(HttpServer, MalformedRequestsAreNotServedAndTheServerGoesOn) {
   Served s;
   s.publish_one_interval();
-  const auto refused = [](const std::string& reply) { return reply.empty() || reply.rfind("HTTP/1.1 4", 0) == 0; };
+  // Not served: no answer, or any answer but a success (a reset can cut it short).
+  const auto refused = [](const std::string& reply) {
+    const bool served = reply.rfind("HTTP/1.1 2", 0) == 0;
+    EXPECT_FALSE(served) << reply.substr(0, 200);
+    return !served;
+  };
   EXPECT_TRUE(refused(raw_exchange(s.server.port(), "\x01\x02garbage\r\n\r\n")));
   EXPECT_TRUE(
       refused(raw_exchange(s.server.port(), "GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999\r\n\r\n")));
