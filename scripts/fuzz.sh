@@ -31,10 +31,10 @@ findings=$root/fuzz/findings
 export CCACHE_DIR=${CCACHE_DIR:-/work/.ccache} CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=1
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache); fi
-if [[ ! -f $build/CMakeCache.txt ]]; then
-  cmake -S "$root" -B "$build" -DTOPDOWN_FUZZ=ON -DCMAKE_C_COMPILER=clang \
-    -DCMAKE_CXX_COMPILER=clang++ -DTOPDOWN_BUILD_TESTS=OFF -DTOPDOWN_BUILD_BENCH=OFF "${launcher[@]}" >/dev/null
-fi
+# Configured every time: a target added since the last configure is
+# unknown to the generated Makefiles until then.
+cmake -S "$root" -B "$build" -DTOPDOWN_FUZZ=ON -DCMAKE_C_COMPILER=clang \
+  -DCMAKE_CXX_COMPILER=clang++ -DTOPDOWN_BUILD_TESTS=OFF -DTOPDOWN_BUILD_BENCH=OFF "${launcher[@]}" >/dev/null
 if ! cmake --build "$build" -j2 --target "${selected[@]/#/fuzz_}" >"$build/fuzz-build.log" 2>&1; then
   tail -n 40 "$build/fuzz-build.log" >&2
   exit 1
