@@ -194,7 +194,7 @@ TEST(ServeCli, LoadDoesNotStopCountingNorLeak) {
   load(serve.port, 50, 2, 5, 0);  // warm up: threads and buffers exist
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const long fds_before = open_fds(serve.child.pid());
-  const long rss_before = proc_status_field(serve.child.pid(), "VmRSS");
+  [[maybe_unused]] const long rss_before = proc_status_field(serve.child.pid(), "VmRSS");
   const std::map<SeriesKey, double> before = parse_exposition(serve.scrape());
   const auto start = std::chrono::steady_clock::now();
   const LoadResult result = load(serve.port, 1000, 10, 100, 2);
