@@ -7,12 +7,11 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
-#include <fstream>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "symbols/self_maps.h"
 #include "symbols/symbolizer.h"
 
 namespace {
@@ -21,33 +20,8 @@ using topdown::symbols::Symbolizer;
 
 constexpr uint32_t kPid = 1234;
 
-struct CodeMapping {
-  uint64_t start = 0;
-  uint64_t end = 0;
-  uint64_t file_offset = 0;
-  std::string path;
-  bool executable = false;
-};
-
-std::vector<CodeMapping> self_mappings() {
-  std::ifstream maps("/proc/self/maps");
-  std::vector<CodeMapping> mappings;
-  std::string line;
-  while (std::getline(maps, line)) {
-    std::istringstream fields(line);
-    std::string range, permissions, offset, device, inode;
-    fields >> range >> permissions >> offset >> device >> inode;
-    CodeMapping mapping;
-    size_t dash = range.find('-');
-    mapping.start = std::stoull(range.substr(0, dash), nullptr, 16);
-    mapping.end = std::stoull(range.substr(dash + 1), nullptr, 16);
-    mapping.file_offset = std::stoull(offset, nullptr, 16);
-    mapping.executable = permissions.find('x') != std::string::npos;
-    std::getline(fields >> std::ws, mapping.path);
-    mappings.push_back(mapping);
-  }
-  return mappings;
-}
+using CodeMapping = topdown::symbols::testing::SelfMapping;
+using topdown::symbols::testing::self_mappings;
 
 Symbolizer mapped_symbolizer(const std::vector<CodeMapping>& mappings) {
   Symbolizer symbolizer;

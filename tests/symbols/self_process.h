@@ -6,18 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "self_maps.h"
 #include "symbols/symbolizer.h"
 
 namespace topdown::symbols::testing {
-
-struct SelfMapping {
-  uint64_t start = 0;
-  uint64_t end = 0;
-  uint64_t file_offset = 0;
-  std::string path;
-};
-
-std::vector<SelfMapping> self_mappings();
 
 // Maps every mapping of this process into `symbolizer` as process `pid`.
 void map_self(Symbolizer& symbolizer, uint32_t pid);
