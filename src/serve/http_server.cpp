@@ -125,6 +125,16 @@ HttpServer::HttpServer(const ListenAddress& address, const SnapshotStore& store,
       response.set_content("method not allowed: only GET\n", "text/plain");
       return httplib::Server::HandlerResponse::Handled;
     }
+    // None of the pages takes a body; httplib does not read one for GET, so
+    // a request that announces one would otherwise be served whatever it holds.
+    const bool announces_body =
+        request.has_header("Transfer-Encoding") ||
+        (request.has_header("Content-Length") && request.get_header_value("Content-Length") != "0");
+    if (announces_body) {
+      response.status = 400;
+      response.set_content("bad request: a GET of topdown serve has no body\n", "text/plain");
+      return httplib::Server::HandlerResponse::Handled;
+    }
     return httplib::Server::HandlerResponse::Unhandled;
   });
   server.Get("/metrics", [&store](const httplib::Request&, httplib::Response& response) {
