@@ -21,8 +21,13 @@ constexpr int kDefaultIntervalMs = 1000;
 
 // What GET / says.
 std::string description(const Context& context, const collect::Target& target, int interval_ms) {
-  const std::string what = !target.cpus.empty() ? fmt::format("CPUs {}", fmt::join(target.cpus, ","))
-                                                : fmt::format("processes {}", fmt::join(target.pids, ","));
+  std::string what = !target.cpus.empty() ? fmt::format("CPUs {}", fmt::join(target.cpus, ","))
+                                          : fmt::format("processes {}", fmt::join(target.pids, ","));
+  if (!target.cgroups.empty()) {
+    std::vector<std::string> names;
+    for (const collect::Cgroup& cgroup : target.cgroups) names.push_back(cgroup.name);
+    what = fmt::format("cgroups {} on {}", fmt::join(names, ","), what);
+  }
   return fmt::format(
       "topdown serve: top-down breakdown of {} with the {} model every {} ms; GET /metrics (Prometheus), /report "
       "(JSON), /healthz",
@@ -63,6 +68,12 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& options) {
       ->check(CLI::PositiveNumber)
       ->excludes(all)
       ->excludes(cpus);
+  command
+      ->add_option("-G,--cgroup", options.cgroups,
+                   "Count only the tasks of these cgroups (PATH[,PATH], under the cgroup mount as in "
+                   "/proc/PID/cgroup), each its own series, on every CPU or those of -C")
+      ->delimiter(',')
+      ->excludes("--pid");
   command->add_flag("--kernel", stat.include_kernel, "Also count in the kernel");
   command->add_flag("--info", stat.all_info, "All Info metrics, even if their events need more groups");
   auto* per_thread = command->add_flag_callback(
@@ -87,9 +98,13 @@ int run_serve(const ServeOptions& options) {
   const settings::StatPlanning planning = settings::plan_stat(stat, context.cpu, context.model);
   const schedule::Plan plan =
       schedule::make_plan(context.model, planning.vars, planning.selection, context.resolver, planning.budget);
-  const collect::Target target = settings::stat_target(stat);
+  collect::Target target = settings::stat_target(stat);
+  target.cgroups = collect::find_cgroups(options.cgroups);
   const bool cpus_counted = !target.cpus.empty();
-  if (stat.per == aggregate::View::Global && cpus_counted) stat.per = aggregate::View::Socket;
+  // A cgroup's whole is one series per cgroup; its units only when asked.
+  if (stat.per == aggregate::View::Global && cpus_counted && target.cgroups.empty()) {
+    stat.per = aggregate::View::Socket;
+  }
   settings::check_unit_view(stat, target);
   const settings::CountedGroups counted = settings::counted_groups(plan, stat.per, target);
   std::optional<aggregate::Topology> topology;
@@ -97,10 +112,11 @@ int run_serve(const ServeOptions& options) {
 
   const eval::Evaluator evaluator(context.model, plan.nodes, evaluation_options(plan, planning.vars));
   const std::chrono::milliseconds period(*stat.interval_ms);
-  serve::SnapshotBuilder builder(evaluator,
-                                 serve::ScopePlan{cpus_counted ? "machine" : "processes", stat.per,
-                                                  topology ? &*topology : nullptr, counted.core_wide_events},
-                                 context.model.name, run_info(context, plan, target), period);
+  serve::SnapshotBuilder builder(
+      evaluator,
+      serve::ScopePlan{cpus_counted ? "machine" : "processes", stat.per, topology ? &*topology : nullptr,
+                       counted.core_wide_events, !target.cgroups.empty()},
+      context.model.name, run_info(context, plan, target), period);
   serve::SnapshotStore store(period);
 
   // A hangup (the terminal closing, `systemctl reload`) must not end the

@@ -14,6 +14,7 @@ struct ServeOptions {
   // as stat takes them.
   settings::StatOptions stat;
   std::string listen{serve::kDefaultListen};
+  std::vector<std::string> cgroups;  // --cgroup: counted on the CPUs of -a or -C, each its own series
 };
 
 // Adds the subcommand and its options to `app`, filling `options`.

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "collect/cgroups.h"
 #include "collect/run_as.h"
 #include "common/error.h"
 #include "counts/counts.h"
@@ -55,10 +56,12 @@ struct WorkloadResult {
 // exec to its exit, with its threads and children. With pids or CPUs, those
 // are counted instead, for as long as the command runs when there is one,
 // else until the processes have exited (pids) or SIGINT/SIGTERM (CPUs).
+// With cgroups, only their tasks are counted on the CPUs, each cgroup apart.
 struct Target {
   std::vector<std::string> command;  // run by topdown (execvp, no shell)
   std::vector<pid_t> pids;           // running processes: every thread, and what they start from now on
   std::vector<int> cpus;             // everything on these CPUs (system-wide)
+  std::vector<Cgroup> cgroups;       // on each of `cpus`: places labelled "CPU3" with Place::cgroup set
 };
 
 // One interval's counts: how much each placement's counters advanced

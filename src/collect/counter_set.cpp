@@ -22,6 +22,7 @@ std::string read_paranoid() {
 // How an error names a placement the user chose; the workload's own pid
 // would only be noise.
 std::string where_text(const Placement& where) {
+  if (!where.cgroup.empty()) return fmt::format("cgroup {} on CPU {}: ", where.cgroup, where.cpu);
   if (where.cpu >= 0) return fmt::format("CPU {}: ", where.cpu);
   return where.attached ? fmt::format("process {}: ", where.pid) : "";
 }
@@ -36,7 +37,7 @@ CounterSet::CounterSet(const std::vector<CounterGroup>& groups, const std::vecto
     placements_.push_back(where);
     bool vanished = false;
     for (const CounterGroup& group : groups) {
-      OpenGroup open{placement, {}, perf::Group({where.pid, where.cpu})};
+      OpenGroup open{placement, {}, perf::Group({where.pid, where.cpu, !where.cgroup.empty()})};
       for (const events::Encoding& encoding : group.events) {
         if (encoding.type == events::Encoding::kAbsentPmu) {
           throw Error("cannot count '" + encoding.name + "': this machine has no PMU '" + encoding.pmu +
@@ -72,7 +73,7 @@ void CounterSet::enable() const {
 std::vector<counts::Place> CounterSet::read() const {
   std::vector<counts::Place> places;
   places.reserve(placements_.size());
-  for (const Placement& where : placements_) places.push_back({where.label, {}});
+  for (const Placement& where : placements_) places.emplace_back(where.label, counts::Sample{}, where.cgroup);
   for (const OpenGroup& open : groups_) {
     for (size_t i = 0; i < open.group.size(); ++i) {
       perf::Reading reading;

@@ -13,8 +13,9 @@
 
 namespace topdown::collect {
 
-// perf_event_open's (pid, cpu): a task on any CPU (cpu -1) or everything on
-// one CPU (pid -1).
+// perf_event_open's (pid, cpu): a task on any CPU (cpu -1), everything on
+// one CPU (pid -1), or a cgroup's tasks on one CPU (pid the descriptor of
+// its directory).
 struct Placement {
   pid_t pid = -1;
   int cpu = -1;
@@ -22,6 +23,7 @@ struct Placement {
   // As perf labels it: "CPU3", "COMM-TID" (a thread of an attached process,
   // like --per-thread), the command's name for the workload.
   std::string label;
+  std::string cgroup;  // the cgroup's name when pid is its directory's descriptor
 };
 
 class CounterSet {

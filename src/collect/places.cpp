@@ -38,7 +38,8 @@ std::vector<counts::Place> deltas_since(const std::vector<counts::Place>& now,
   std::vector<counts::Place> deltas;
   deltas.reserve(now.size());
   for (size_t i = 0; i < now.size(); ++i) {
-    deltas.push_back({now[i].label, before.empty() ? now[i].sample : delta_of(now[i].sample, before[i].sample)});
+    deltas.push_back(
+        {now[i].label, before.empty() ? now[i].sample : delta_of(now[i].sample, before[i].sample), now[i].cgroup});
   }
   return deltas;
 }

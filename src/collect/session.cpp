@@ -1,5 +1,7 @@
 // The collection loop: start counting, wake on the interval timer, a stop
 // signal or the end of the processes counted, read the counters, stop.
+#include <fcntl.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
@@ -63,19 +65,41 @@ void set_exit_status(int status, WorkloadResult& result) {
   }
 }
 
-std::vector<Placement> placements_for(const Target& target, const std::optional<Workload>& workload) {
+// Descriptors of the cgroups' directories, which perf_event_open takes as
+// the pid of a cgroup's events.
+std::vector<Fd> open_cgroups(const std::vector<Cgroup>& cgroups) {
+  std::vector<Fd> directories;
+  for (const Cgroup& cgroup : cgroups) {
+    const int fd = ::open(cgroup.directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+      throw Error(
+          fmt::format("cannot open cgroup {} ({}): {}", cgroup.name, cgroup.directory.string(), std::strerror(errno)));
+    directories.emplace_back(fd);
+  }
+  return directories;
+}
+
+std::vector<Placement> placements_for(const Target& target, const std::optional<Workload>& workload,
+                                      const std::vector<Fd>& cgroup_directories) {
   std::vector<Placement> placements;
-  if (!target.cpus.empty()) {
-    for (const int cpu : target.cpus) placements.push_back({-1, cpu, false, "CPU" + std::to_string(cpu)});
+  if (!target.cgroups.empty()) {
+    for (size_t i = 0; i < target.cgroups.size(); ++i) {
+      for (const int cpu : target.cpus) {
+        placements.push_back(
+            {cgroup_directories[i].get(), cpu, false, "CPU" + std::to_string(cpu), target.cgroups[i].name});
+      }
+    }
+  } else if (!target.cpus.empty()) {
+    for (const int cpu : target.cpus) placements.push_back({-1, cpu, false, "CPU" + std::to_string(cpu), {}});
   } else if (!target.pids.empty()) {
     for (const pid_t pid : target.pids) {
       for (const pid_t tid : threads_of(pid)) {
-        placements.push_back({tid, -1, true, command_of(tid) + "-" + std::to_string(tid)});
+        placements.push_back({tid, -1, true, command_of(tid) + "-" + std::to_string(tid), {}});
       }
     }
   } else {
     // Its threads and children are counted together: one placement.
-    placements.push_back({workload->pid(), -1, false, std::filesystem::path(target.command.front()).filename()});
+    placements.push_back({workload->pid(), -1, false, std::filesystem::path(target.command.front()).filename(), {}});
   }
   return placements;
 }
@@ -173,10 +197,14 @@ WorkloadResult collect(const Target& target, const std::vector<CounterGroup>& gr
     for (const Fd& process : attached) processes.push_back(process.get());
   }
 
+  if (!target.cgroups.empty() && target.cpus.empty()) {
+    throw Error("internal: cgroups are counted on CPUs, and none was given");
+  }
   const bool counts_the_command = target.pids.empty() && target.cpus.empty();
   Options counting = options;
   if (!target.cpus.empty()) counting.count_children = false;  // a CPU counts everything on it anyway
-  const CounterSet counters(groups, placements_for(target, workload), counting,
+  const std::vector<Fd> cgroup_directories = open_cgroups(target.cgroups);
+  const CounterSet counters(groups, placements_for(target, workload, cgroup_directories), counting,
                             counts_the_command ? Start::OnExec : Start::OnEnable);
 
   WorkloadResult result;
@@ -204,7 +232,7 @@ WorkloadResult collect(const Target& target, const std::vector<CounterGroup>& gr
 WorkloadResult run_workload(const std::vector<std::string>& argv, const std::vector<CounterGroup>& groups,
                             const Options& options) {
   if (argv.empty() || argv.front().empty()) throw Error("no workload to run: give the command after '--'");
-  return collect(Target{argv, {}, {}}, groups, options);
+  return collect(Target{argv, {}, {}, {}}, groups, options);
 }
 
 }  // namespace topdown::collect

@@ -80,8 +80,13 @@ struct Sample {
 // labels it: "CPU3", "S0-D0-C1", "S0", "app-4242". Not scaled: one Count per
 // event as collected.
 struct Place {
+  Place() = default;
+  Place(std::string label_, Sample sample_, std::string cgroup_ = {})
+      : label(std::move(label_)), sample(std::move(sample_)), cgroup(std::move(cgroup_)) {}
+
   std::string label;
   Sample sample;
+  std::string cgroup;  // counted with --cgroup: the cgroup's name (collect::Cgroup), else empty
 };
 
 // Adds `more` to `total` the way perf adds CPUs: each scaled by its own

@@ -48,7 +48,8 @@ void Mapping::reset() {
 
 Opened open_event(const perf_event_attr& attr, Target target, int group_fd) {
   perf_event_attr copy = attr;  // the kernel may write the size it supports back
-  const long fd = ::syscall(SYS_perf_event_open, &copy, target.pid, target.cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+  const unsigned long flags = PERF_FLAG_FD_CLOEXEC | (target.cgroup ? PERF_FLAG_PID_CGROUP : 0);
+  const long fd = ::syscall(SYS_perf_event_open, &copy, target.pid, target.cpu, group_fd, flags);
   if (fd < 0) return {Fd(), errno};
   return {Fd(static_cast<int>(fd)), 0};
 }

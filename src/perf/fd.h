@@ -56,10 +56,13 @@ class Mapping {
 };
 
 // What an event counts: perf_event_open's pid and cpu. The default is the
-// calling thread on any CPU; pid -1 with a CPU counts everything on it.
+// calling thread on any CPU; pid -1 with a CPU counts everything on it. With
+// `cgroup`, pid is a descriptor of a cgroup's directory and the CPU counts
+// only that cgroup's tasks (PERF_FLAG_PID_CGROUP; a CPU is then required).
 struct Target {
   pid_t pid = 0;
   int cpu = -1;
+  bool cgroup = false;
 };
 
 // The descriptor of `attr` opened on `target`, in the group of `group_fd`

@@ -54,7 +54,7 @@ void write_nodes(std::string& out, const Snapshot& snapshot) {
                "in it are in topdown_node_omitted instead");
   for (const ScopeResult& scope : snapshot.scopes) {
     for (const eval::NodeResult& node : scope.report.evaluation.nodes) {
-      if (!node.node->is_info && omission_reason(node).empty()) {
+      if (!node.node->is_info && omission_reason(node, scope.idle).empty()) {
         ratio.sample(with_scope(node_labels(node), scope, snapshot.model), *node.value);
       }
     }
@@ -71,7 +71,7 @@ void write_nodes(std::string& out, const Snapshot& snapshot) {
                  "1 for each node or Info metric left out in the last interval, with the reason");
   for (const ScopeResult& scope : snapshot.scopes) {
     for (const eval::NodeResult& node : scope.report.evaluation.nodes) {
-      const std::string_view reason = omission_reason(node);
+      const std::string_view reason = omission_reason(node, scope.idle);
       if (reason.empty()) continue;
       Labels labels = node_labels(node);
       labels.emplace_back("reason", std::string(reason));
@@ -91,7 +91,7 @@ void write_nodes(std::string& out, const Snapshot& snapshot) {
   Family info(out, "topdown_info_value", "gauge", "An Info metric of the model in the last interval, in its unit");
   for (const ScopeResult& scope : snapshot.scopes) {
     for (const eval::NodeResult& node : scope.report.evaluation.nodes) {
-      if (node.node->is_info && omission_reason(node).empty()) {
+      if (node.node->is_info && omission_reason(node, scope.idle).empty()) {
         info.sample(with_scope({{"metric", node.node->name}, {"unit", node.node->unit}}, scope, snapshot.model),
                     *node.value);
       }
@@ -133,8 +133,8 @@ void write_health(std::string& out, const Snapshot& snapshot) {
 
 }  // namespace
 
-std::string_view omission_reason(const eval::NodeResult& node) {
-  if (!node.value || !std::isfinite(*node.value)) return "not_available";
+std::string_view omission_reason(const eval::NodeResult& node, bool scope_idle) {
+  if (!node.value || !std::isfinite(*node.value)) return scope_idle ? "idle" : "not_available";
   if (node.unreliable) return "unreliable";
   if (node.out_of_range) return "out_of_range";
   if (node.approximate) return "approximate";

@@ -30,8 +30,9 @@ std::string escape_label_value(std::string_view value);
 std::string format_value(double value);
 
 // Why a node's value is left out of topdown_node_ratio in an interval, or
-// empty when it is exported: "not_available", "unreliable" (counted too
-// little of the interval), "out_of_range" or "approximate".
-std::string_view omission_reason(const eval::NodeResult& node);
+// empty when it is exported: "idle" (its scope ran nothing), "not_available",
+// "unreliable" (counted too little of the interval), "out_of_range" or
+// "approximate".
+std::string_view omission_reason(const eval::NodeResult& node, bool scope_idle = false);
 
 }  // namespace topdown::serve

@@ -1,5 +1,6 @@
 #include "serve/snapshot.h"
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 
@@ -85,15 +86,44 @@ std::shared_ptr<const Snapshot> SnapshotBuilder::add(double time_s, const counts
 
 std::vector<ScopeResult> SnapshotBuilder::evaluate_scopes(const counts::Sample& sample,
                                                           const std::vector<counts::Place>& places) {
+  if (plan_.per_cgroup) return evaluate_cgroups(places);
   std::vector<ScopeResult> scopes;
   scopes.push_back(scope_result({{"scope", plan_.whole_scope}}, plan_.whole_scope, sample));
-  if (plan_.view == aggregate::View::Global) return scopes;
+  add_units(places, {}, "", scopes);
+  return scopes;
+}
+
+void SnapshotBuilder::add_units(const std::vector<counts::Place>& places, const Labels& labels,
+                                const std::string& report_prefix, std::vector<ScopeResult>& scopes) {
+  if (plan_.view == aggregate::View::Global) return;
   aggregate::Request request;
   request.view = plan_.view;
   request.topology = plan_.topology;
   request.core_wide_events = plan_.core_wide_events;
   for (const aggregate::Unit& unit : aggregate::aggregate(places, request).units) {
-    scopes.push_back(scope_result(unit_labels(plan_.view, unit.label, plan_.topology), unit.label, unit.sample));
+    Labels unit_series = unit_labels(plan_.view, unit.label, plan_.topology);
+    unit_series.insert(unit_series.end(), labels.begin(), labels.end());
+    scopes.push_back(scope_result(std::move(unit_series), report_prefix + unit.label, unit.sample));
+  }
+}
+
+// Each cgroup's CPUs added up, then split into the view's units: the sum
+// over every cgroup would mean nothing when one holds another.
+std::vector<ScopeResult> SnapshotBuilder::evaluate_cgroups(const std::vector<counts::Place>& places) {
+  std::vector<std::string> cgroups;
+  for (const counts::Place& place : places) {
+    if (std::find(cgroups.begin(), cgroups.end(), place.cgroup) == cgroups.end()) cgroups.push_back(place.cgroup);
+  }
+  std::vector<ScopeResult> scopes;
+  for (const std::string& cgroup : cgroups) {
+    std::vector<counts::Place> its_places;
+    for (const counts::Place& place : places) {
+      if (place.cgroup == cgroup) its_places.push_back(place);
+    }
+    const Labels labels{{"cgroup", cgroup}};
+    const counts::Sample sample = aggregate::aggregate(its_places, aggregate::Request{}).units.at(0).sample;
+    scopes.push_back(scope_result({{"scope", "cgroup"}, {"cgroup", cgroup}}, cgroup, sample));
+    add_units(its_places, labels, cgroup + " ", scopes);
   }
   return scopes;
 }
@@ -106,8 +136,10 @@ ScopeResult SnapshotBuilder::scope_result(Labels labels, std::string report_scop
   }
   report::RunInfo run = run_;
   run.elapsed_s = sample.duration_s;
+  const bool idle = std::none_of(sample.events.begin(), sample.events.end(),
+                                 [](const auto& event) { return event.second.time_enabled > 0; });
   ScopeResult result{
-      std::move(labels), {std::move(report_scope), evaluator_.evaluate(sample), sample, std::move(run)}, totals};
+      std::move(labels), {std::move(report_scope), evaluator_.evaluate(sample), sample, std::move(run)}, totals, idle};
   return result;
 }
 

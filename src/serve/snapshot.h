@@ -30,7 +30,8 @@ using Labels = std::vector<Label>;
 struct ScopeResult {
   // scope="machine"; scope="socket",socket="0"; scope="core",core="1",socket="0";
   // scope="cpu",cpu="3",core="3",socket="0"; scope="thread",thread="app-4242";
-  // scope="processes" for the whole of -p.
+  // scope="processes" for the whole of -p; scope="cgroup",cgroup="/a/b" for
+  // a cgroup (--cgroup), whose units also carry its cgroup label.
   Labels labels;
   // The interval's evaluation and counts, with the run described (and the
   // report's scope named) for /report.
@@ -38,6 +39,9 @@ struct ScopeResult {
   // Each event's scaled count added up over every interval since counting
   // started: the raw counters Prometheus takes rates of.
   std::map<std::string, double, std::less<>> event_totals;
+  // No event was enabled in the interval: a cgroup (or thread) that ran no
+  // task, whose nodes have no value rather than a broken one.
+  bool idle = false;
 };
 
 struct Health {
@@ -56,7 +60,8 @@ struct Snapshot {
 };
 
 // How intervals are split into scopes: always the whole target, and the
-// units of `view` (Socket, Core or Thread) when it is not Global.
+// units of `view` (Socket, Core or Thread) when it is not Global. With
+// per_cgroup, each cgroup is a whole of its own, with its own units.
 struct ScopePlan {
   std::string whole_scope = "machine";  // "machine" for CPUs counted, "processes" for -p
   aggregate::View view = aggregate::View::Global;
@@ -64,6 +69,7 @@ struct ScopePlan {
   // and socket); null otherwise.
   const aggregate::Topology* topology = nullptr;
   std::set<std::string, std::less<>> core_wide_events;  // :percore events (aggregate::Request)
+  bool per_cgroup = false;                              // places carry their cgroup (counts::Place::cgroup)
 };
 
 // Builds each interval's snapshot on the counting thread: evaluates every
@@ -84,6 +90,10 @@ class SnapshotBuilder {
 
  private:
   std::vector<ScopeResult> evaluate_scopes(const counts::Sample& sample, const std::vector<counts::Place>& places);
+  // The units of plan_.view among `places`, each labelled after `labels`.
+  void add_units(const std::vector<counts::Place>& places, const Labels& labels, const std::string& report_prefix,
+                 std::vector<ScopeResult>& scopes);
+  std::vector<ScopeResult> evaluate_cgroups(const std::vector<counts::Place>& places);
   ScopeResult scope_result(Labels labels, std::string report_scope, const counts::Sample& sample);
 
   const eval::Evaluator& evaluator_;

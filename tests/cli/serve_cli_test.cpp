@@ -2,10 +2,13 @@
 // scrapes it and gives back what it served; signals; load.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "run_command.h"
+#include "support/scratch_cgroup.h"
 #include "support/serve_harness.h"
 
 namespace topdown::testing {
@@ -166,6 +169,53 @@ TEST(ServeCli, ABadListenAddressIsOneLine) {
   EXPECT_EQ(r.err,
             "topdown: --listen '10.0.0.1': no port; give ADDRESS:PORT with a numeric address and a port 0-65535, e.g. "
             "127.0.0.1:9842, 0.0.0.0:9842 or [::1]:9842\n");
+}
+
+TEST(ServeCli, EachCgroupIsServedAsItsOwnScope) {
+  if (!permitted()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
+  std::string why_not;
+  const auto busy_group = ScratchCgroup::create("busy", why_not);
+  const auto idle_group = ScratchCgroup::create("idle", why_not);
+  if (!busy_group || !idle_group) GTEST_SKIP() << why_not;
+  {
+    // Spins until killed; moved into its cgroup before serve starts.
+    Child busy({"sh", "-c", "while :; do :; done"}, temp_path("busy.log"));
+    ASSERT_TRUE(busy_group->add(busy.pid()));
+    Server serve({"-I", "200", "--cgroup", busy_group->name() + "," + idle_group->directory().string()});
+    ASSERT_TRUE(serve.ready()) << slurp(serve.log);
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    const std::string text = serve.scrape();
+    const std::map<SeriesKey, double> series = parse_exposition(text);
+    const SeriesKey busy_on_cpu{"topdown_node_ratio",
+                                {{"node", "On_CPU"},
+                                 {"level", "1"},
+                                 {"scope", "cgroup"},
+                                 {"cgroup", busy_group->name()},
+                                 {"model", "software"}}};
+    ASSERT_TRUE(series.count(busy_on_cpu)) << text;
+    // One spinning process: up to one CPU's time, less on a busier machine.
+    EXPECT_GT(series.at(busy_on_cpu), 0.2) << text;
+    EXPECT_LT(series.at(busy_on_cpu), 1.05) << text;
+    const SeriesKey idle_omitted{"topdown_node_omitted",
+                                 {{"node", "On_CPU"},
+                                  {"level", "1"},
+                                  {"reason", "idle"},
+                                  {"scope", "cgroup"},
+                                  {"cgroup", idle_group->name()},
+                                  {"model", "software"}}};
+    EXPECT_EQ(series.count(idle_omitted), 1u) << text;
+    EXPECT_EQ(text.find("scope=\"machine\""), std::string::npos) << text;
+    serve.child.signal(SIGTERM);
+    EXPECT_EQ(serve.child.wait(std::chrono::seconds(10)), 0) << slurp(serve.log);
+  }
+}
+
+TEST(ServeCli, AMissingCgroupIsOneLine) {
+  const CommandResult r =
+      run_command(std::string(TOPDOWN_BIN) + " serve --model " + kModel + " --cgroup /no/such/cgroup");
+  EXPECT_EQ(r.exit_code, 125);
+  EXPECT_NE(r.err.find("topdown: --cgroup '/no/such/cgroup': no such cgroup under /"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
 TEST(ServeCli, ProcessesAreServedUntilTheyEnd) {

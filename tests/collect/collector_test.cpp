@@ -11,6 +11,7 @@
 #include <csignal>
 #include <thread>
 
+#include "../support/scratch_cgroup.h"
 #include "collect/collect.h"
 #include "collect/process.h"
 #include "common/error.h"
@@ -82,7 +83,7 @@ TEST(CollectIntervals, ATwoSecondRunHasTenIntervalsThatAddUpToTheWhole) {
   options.period = std::chrono::milliseconds(200);
   options.on_interval = [&](const Interval& interval) { intervals.push_back(interval); };
   const WorkloadResult result =
-      collect(Target{busy_for("2"), {}, {}}, {CounterGroup{{kTaskClock, kPageFaults}}}, Options{}, options);
+      collect(Target{busy_for("2"), {}, {}, {}}, {CounterGroup{{kTaskClock, kPageFaults}}}, Options{}, options);
   EXPECT_EQ(result.exit_code, 124);  // timeout's status when it stopped the loop
   EXPECT_GE(intervals.size(), 9u);
   EXPECT_LE(intervals.size(), 12u);
@@ -117,7 +118,7 @@ TEST(CollectIntervals, WithoutAPeriodThereAreNone) {
   int calls = 0;
   IntervalOptions options;
   options.on_interval = [&](const Interval&) { ++calls; };
-  const WorkloadResult result = collect(Target{{"true"}, {}, {}}, {CounterGroup{{kTaskClock}}}, Options{}, options);
+  const WorkloadResult result = collect(Target{{"true"}, {}, {}, {}}, {CounterGroup{{kTaskClock}}}, Options{}, options);
   EXPECT_EQ(result.exit_code, 0);
   EXPECT_EQ(calls, 0);
   EXPECT_GT(result.sample.find("task-clock")->value, 0.0);
@@ -127,7 +128,7 @@ TEST(CollectAttach, CountsARunningProcessUntilItExits) {
   if (!testing::perf_events_permitted()) GTEST_SKIP() << testing::kNotPermitted;
   RunningProcess busy(busy_for("0.6"));
   ASSERT_GT(busy.pid(), 0);
-  const WorkloadResult result = collect(Target{{}, {busy.pid()}, {}}, {CounterGroup{{kTaskClock}}}, Options{});
+  const WorkloadResult result = collect(Target{{}, {busy.pid()}, {}, {}}, {CounterGroup{{kTaskClock}}}, Options{});
   EXPECT_EQ(result.exit_code, 0);
   EXPECT_FALSE(result.stopped_by.has_value());
   EXPECT_GT(result.elapsed_s, 0.3);
@@ -144,7 +145,7 @@ TEST(CollectAttach, CountsEveryThreadAndWhatTheProcessStartsLater) {
   // The shell waits 0.2 s (while we attach), then starts a busy child.
   RunningProcess shell({"sh", "-c", "sleep 0.2; timeout 0.5 sh -c 'while :; do :; done'; exit 0"});
   ASSERT_GT(shell.pid(), 0);
-  const WorkloadResult result = collect(Target{{}, {shell.pid()}, {}}, {CounterGroup{{kTaskClock}}}, Options{});
+  const WorkloadResult result = collect(Target{{}, {shell.pid()}, {}, {}}, {CounterGroup{{kTaskClock}}}, Options{});
   EXPECT_GT(result.elapsed_s, 0.5);
   // The busy child inherited the counter: its CPU time is counted (the
   // shell and sleep alone take a few milliseconds; the machine may be busy).
@@ -156,7 +157,7 @@ TEST(CollectAttach, WithACommandCountsForAsLongAsItRuns) {
   RunningProcess busy(busy_for("10"));
   ASSERT_GT(busy.pid(), 0);
   const WorkloadResult result =
-      collect(Target{{"sh", "-c", "sleep 0.4; exit 3"}, {busy.pid()}, {}}, {CounterGroup{{kTaskClock}}}, Options{});
+      collect(Target{{"sh", "-c", "sleep 0.4; exit 3"}, {busy.pid()}, {}, {}}, {CounterGroup{{kTaskClock}}}, Options{});
   EXPECT_EQ(result.exit_code, 3);
   EXPECT_GT(result.elapsed_s, 0.35);
   EXPECT_LT(result.elapsed_s, 5.0);
@@ -177,7 +178,7 @@ TEST(CollectAttach, ThreadsOfAProcessStartWithItself) {
 
 TEST(CollectAttach, NoSuchProcessIsAnError) {
   try {
-    collect(Target{{}, {999'999'999}, {}}, {CounterGroup{{kTaskClock}}}, Options{});
+    collect(Target{{}, {999'999'999}, {}, {}}, {CounterGroup{{kTaskClock}}}, Options{});
     FAIL() << "expected an error";
   } catch (const Error& error) {
     EXPECT_STREQ(error.what(), "no process 999999999; check the pid given with -p");
@@ -190,7 +191,7 @@ TEST(CollectSystemWide, CountsEveryOnlineCpu) {
   if (!system_wide_permitted()) GTEST_SKIP() << kSystemWideNotPermitted;
   const std::vector<int> cpus = select_cpus("");
   ASSERT_FALSE(cpus.empty());
-  const WorkloadResult result = collect(Target{{"sleep", "0.3"}, {}, cpus}, {CounterGroup{{kCpuClock}}}, Options{});
+  const WorkloadResult result = collect(Target{{"sleep", "0.3"}, {}, cpus, {}}, {CounterGroup{{kCpuClock}}}, Options{});
   EXPECT_EQ(result.exit_code, 0);
   // cpu-clock counts each CPU's time, idle or not: about CPUs x elapsed.
   const counts::Count* clock = result.sample.find("cpu-clock");
@@ -203,7 +204,7 @@ TEST(CollectSystemWide, CountsEveryOnlineCpu) {
 TEST(CollectSystemWide, EachCpuIsAPlaceAndTheSumAddsThem) {
   if (!system_wide_permitted()) GTEST_SKIP() << kSystemWideNotPermitted;
   const std::vector<int> cpus = select_cpus("");
-  const WorkloadResult result = collect(Target{{"sleep", "0.2"}, {}, cpus}, {CounterGroup{{kCpuClock}}}, Options{});
+  const WorkloadResult result = collect(Target{{"sleep", "0.2"}, {}, cpus, {}}, {CounterGroup{{kCpuClock}}}, Options{});
   ASSERT_EQ(result.places.size(), cpus.size());
   double added = 0;
   for (size_t i = 0; i < cpus.size(); ++i) {
@@ -220,14 +221,14 @@ TEST(CollectAttach, EachThreadIsAPlaceNamedLikePerfPerThread) {
   if (!testing::perf_events_permitted()) GTEST_SKIP() << testing::kNotPermitted;
   RunningProcess busy(busy_for("0.3"));
   ASSERT_GT(busy.pid(), 0);
-  const WorkloadResult result = collect(Target{{}, {busy.pid()}, {}}, {CounterGroup{{kTaskClock}}}, Options{});
+  const WorkloadResult result = collect(Target{{}, {busy.pid()}, {}, {}}, {CounterGroup{{kTaskClock}}}, Options{});
   ASSERT_EQ(result.places.size(), 1u);  // timeout has one thread
   EXPECT_EQ(result.places[0].label, "timeout-" + std::to_string(busy.pid()));
 }
 
 TEST(CollectPlaces, TheWorkloadIsOnePlaceNamedByItsCommand) {
   if (!testing::perf_events_permitted()) GTEST_SKIP() << testing::kNotPermitted;
-  const WorkloadResult result = collect(Target{{"/bin/true"}, {}, {}}, {CounterGroup{{kTaskClock}}}, Options{});
+  const WorkloadResult result = collect(Target{{"/bin/true"}, {}, {}, {}}, {CounterGroup{{kTaskClock}}}, Options{});
   ASSERT_EQ(result.places.size(), 1u);
   EXPECT_EQ(result.places[0].label, "true");
   EXPECT_EQ(result.places[0].sample.find("task-clock")->value, result.sample.find("task-clock")->value);
@@ -236,7 +237,7 @@ TEST(CollectPlaces, TheWorkloadIsOnePlaceNamedByItsCommand) {
 TEST(CollectSystemWide, OneCpuCountsHalfOfTwo) {
   if (!system_wide_permitted()) GTEST_SKIP() << kSystemWideNotPermitted;
   if (select_cpus("").size() < 2) GTEST_SKIP() << "needs two online CPUs";
-  const WorkloadResult result = collect(Target{{"sleep", "0.3"}, {}, {1}}, {CounterGroup{{kCpuClock}}}, Options{});
+  const WorkloadResult result = collect(Target{{"sleep", "0.3"}, {}, {1}, {}}, {CounterGroup{{kCpuClock}}}, Options{});
   const double expected_ns = result.elapsed_s * 1e9;
   EXPECT_NEAR(result.sample.find("cpu-clock")->value, expected_ns, 0.1 * expected_ns);
 }
@@ -251,7 +252,7 @@ TEST(CollectSignals, SigintEndsSystemWideCountingWithTheSummary) {
   options.on_interval = [&](const Interval&) { ++intervals; };
   std::thread interrupter = signal_after(SIGINT, std::chrono::milliseconds(450));
   const WorkloadResult result =
-      collect(Target{{}, {}, select_cpus("")}, {CounterGroup{{kCpuClock}}}, Options{}, options);
+      collect(Target{{}, {}, select_cpus(""), {}}, {CounterGroup{{kCpuClock}}}, Options{}, options);
   interrupter.join();
   EXPECT_EQ(result.stopped_by, SIGINT);
   EXPECT_EQ(result.exit_code, 128 + SIGINT);
@@ -272,7 +273,7 @@ TEST(CollectSignals, SigtermIsForwardedAndTheWorkloadsDeathReported) {
   options.on_interval = [&](const Interval&) { ++intervals; };
   std::thread terminator = signal_after(SIGTERM, std::chrono::milliseconds(350));
   const WorkloadResult result =
-      collect(Target{{"sleep", "20"}, {}, {}}, {CounterGroup{{kTaskClock}}}, Options{}, options);
+      collect(Target{{"sleep", "20"}, {}, {}, {}}, {CounterGroup{{kTaskClock}}}, Options{}, options);
   terminator.join();
   EXPECT_EQ(result.stopped_by, SIGTERM);
   EXPECT_EQ(result.signal, SIGTERM);
@@ -293,7 +294,7 @@ TEST(CollectSignals, AWorkloadThatHandlesSigintDecidesTheStatus) {
     ::kill(::getpid(), SIGINT);
   });
   const WorkloadResult result = collect(
-      Target{{"sh", "-c", "trap 'exit 7' INT; touch \"$0\"; while :; do sleep 0.05; done", ready.string()}, {}, {}},
+      Target{{"sh", "-c", "trap 'exit 7' INT; touch \"$0\"; while :; do sleep 0.05; done", ready.string()}, {}, {}, {}},
       {CounterGroup{{kTaskClock}}}, Options{});
   interrupter.join();
   EXPECT_EQ(result.stopped_by, SIGINT);
@@ -329,7 +330,7 @@ TEST(RunOncePerGroup, RunsTheCommandForEachGroup) {
   testing::TempDir dir;
   const auto log = dir.path() / "runs";
   const CombinedRuns combined =
-      run_once_per_group(Target{{"sh", "-c", "echo run >> \"$0\"", log.string()}, {}, {}},
+      run_once_per_group(Target{{"sh", "-c", "echo run >> \"$0\"", log.string()}, {}, {}, {}},
                          {CounterGroup{{kTaskClock}}, CounterGroup{{kPageFaults}}}, Options{});
   EXPECT_EQ(testing::read_text(log), "run\nrun\n");
   EXPECT_EQ(combined.elapsed_s.size(), 2u);
@@ -340,10 +341,49 @@ TEST(RunOncePerGroup, RunsTheCommandForEachGroup) {
 
 TEST(RunOncePerGroup, NeedsACommand) {
   try {
-    run_once_per_group(Target{{}, {}, {0}}, {CounterGroup{{kTaskClock}}}, Options{});
+    run_once_per_group(Target{{}, {}, {0}, {}}, {CounterGroup{{kTaskClock}}}, Options{});
     FAIL() << "expected an error";
   } catch (const Error& error) {
     EXPECT_STREQ(error.what(), "--no-multiplex runs the command once per counter group; give the command after '--'");
+  }
+}
+
+TEST(CollectCgroups, EachCgroupCountsOnlyItsOwnTasksOnEveryCpu) {
+  if (!system_wide_permitted()) GTEST_SKIP() << kSystemWideNotPermitted;
+  std::string why_not;
+  const auto busy_group = topdown::testing::ScratchCgroup::create("busy", why_not);
+  const auto idle_group = topdown::testing::ScratchCgroup::create("idle", why_not);
+  if (!busy_group || !idle_group) GTEST_SKIP() << why_not;
+  {
+    // Stopped until it is in its cgroup, so that none of its time is elsewhere.
+    RunningProcess busy({"sh", "-c", "kill -STOP $$; while :; do :; done"});
+    ASSERT_GT(busy.pid(), 0);
+    int status = 0;
+    ASSERT_EQ(::waitpid(busy.pid(), &status, WUNTRACED), busy.pid());
+    ASSERT_TRUE(busy_group->add(busy.pid()));
+    ::kill(busy.pid(), SIGCONT);
+
+    Target target{{"sleep", "0.5"}, {}, select_cpus(""), {}};
+    target.cgroups = {Cgroup{busy_group->name(), busy_group->directory()},
+                      Cgroup{idle_group->name(), idle_group->directory()}};
+    const WorkloadResult result = collect(target, {CounterGroup{{kCpuClock}}}, Options{});
+    ASSERT_EQ(result.places.size(), 2 * target.cpus.size());
+    double busy_ns = 0;
+    double idle_ns = 0;
+    for (const counts::Place& place : result.places) {
+      EXPECT_EQ(place.label.rfind("CPU", 0), 0u) << place.label;
+      const double ns = place.sample.find("cpu-clock")->value;
+      if (place.cgroup == busy_group->name()) {
+        busy_ns += ns;
+      } else {
+        EXPECT_EQ(place.cgroup, idle_group->name());
+        idle_ns += ns;
+      }
+    }
+    // One spinning process for the half second sleep ran: up to one CPU's time.
+    EXPECT_GT(busy_ns, 0.1e9);
+    EXPECT_LT(busy_ns, 0.7e9);
+    EXPECT_EQ(idle_ns, 0);
   }
 }
 

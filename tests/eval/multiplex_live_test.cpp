@@ -52,7 +52,7 @@ TEST(MultiplexLive, RotatingGroupsAgreeWithOneRunPerGroup) {
 
   std::vector<collect::CounterGroup> groups;
   for (const auto& group : plan->groups) groups.push_back({group.events});
-  const collect::Target target{{TOPDOWN_DEMO_BIN, "alu"}, {}, {}};
+  const collect::Target target{{TOPDOWN_DEMO_BIN, "alu"}, {}, {}, {}};
   const collect::WorkloadResult rotating = collect::collect(target, groups, collect::Options{});
   const collect::CombinedRuns separate = collect::run_once_per_group(target, groups, collect::Options{});
   ASSERT_EQ(rotating.exit_code, 0);

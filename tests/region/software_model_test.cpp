@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <ctime>
 #include <optional>
 
 #include "region/open_session.h"
@@ -21,10 +22,17 @@ Options software_model() {
   return options;
 }
 
+// Runs for `time` of this thread's CPU time, not of wall time: on a loaded
+// machine a wall-clock spin may hardly run at all.
 void spin_for(std::chrono::milliseconds time) {
-  const auto end = std::chrono::steady_clock::now() + time;
+  auto cpu_time = [] {
+    timespec now{};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return std::chrono::seconds(now.tv_sec) + std::chrono::nanoseconds(now.tv_nsec);
+  };
+  const auto end = cpu_time() + time;
   volatile uint64_t sink = 0;
-  while (std::chrono::steady_clock::now() < end) sink = sink + 1;
+  while (cpu_time() < end) sink = sink + 1;
 }
 
 // The session, or a skip where perf_event_open is not permitted at all.

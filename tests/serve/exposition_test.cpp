@@ -49,7 +49,7 @@ counts::Sample sum_of(const std::vector<counts::Place>& places) {
 struct Fixture {
   model::Model model = testing::tiny_model();
   eval::Evaluator evaluator{model, kNodes, eval::Options{}};
-  SnapshotBuilder builder{evaluator, ScopePlan{"machine", aggregate::View::Socket, &kTopology, {}}, "tiny",
+  SnapshotBuilder builder{evaluator, ScopePlan{"machine", aggregate::View::Socket, &kTopology, {}, false}, "tiny",
                           report::RunInfo{}, std::chrono::milliseconds(100)};
 
   std::shared_ptr<const Snapshot> interval(double time_s, const std::vector<counts::Place>& cpus) {
@@ -156,6 +156,47 @@ TEST(Exposition, AnIntervalThatCannotBeSplitIsAnErrorAndKeepsTheLastValues) {
   EXPECT_TRUE(has_line(text, "topdown_interval_end_seconds 0.1")) << text;
   EXPECT_TRUE(has_line(text, R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="machine",model="tiny"} 0.5)"))
       << text;
+}
+
+TEST(Exposition, EachCgroupIsAWholeOfItsOwnSplitIntoItsUnits) {
+  const model::Model model = testing::tiny_model();
+  const eval::Evaluator evaluator{model, kNodes, eval::Options{}};
+  SnapshotBuilder builder{evaluator, ScopePlan{"machine", aggregate::View::Socket, &kTopology, {}, true}, "tiny",
+                          report::RunInfo{}, std::chrono::milliseconds(100)};
+  std::vector<counts::Place> cpus;
+  for (counts::Place place : places({2000, 1000, 3000})) cpus.emplace_back(place.label, place.sample, "/web");
+  for (counts::Place place : places({400, 400, 400})) cpus.emplace_back(place.label, place.sample, "/batch \"x\"");
+  for (counts::Place place : places({0, 0, 0})) {
+    for (auto& [key, count] : place.sample.events) count = {0, 0, 0};  // ran no task
+    cpus.emplace_back(place.label, place.sample, "/idle");
+  }
+  const std::shared_ptr<const Snapshot> snapshot = builder.add(0.1, sum_of(cpus), cpus);
+  const std::string text = write_exposition(*snapshot);
+  // /web: 6000 of 12000 slots; its socket 0: 3000 of 8000; /batch: 1200 of 12000.
+  EXPECT_TRUE(has_line(
+      text, R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="cgroup",cgroup="/web",model="tiny"} 0.5)"))
+      << text;
+  EXPECT_TRUE(has_line(
+      text,
+      R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="socket",socket="0",cgroup="/web",model="tiny"} 0.375)"))
+      << text;
+  EXPECT_TRUE(has_line(
+      text,
+      R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="cgroup",cgroup="/batch \"x\"",model="tiny"} 0.1)"))
+      << text;
+  EXPECT_TRUE(has_line(
+      text, R"(topdown_events_total{event="busy_slots",scope="socket",socket="1",cgroup="/web",model="tiny"} 3000)"))
+      << text;
+  EXPECT_TRUE(has_line(
+      text,
+      R"(topdown_node_omitted{node="Busy",level="1",parent="",reason="idle",scope="cgroup",cgroup="/idle",model="tiny"} 1)"))
+      << text;
+  // The sum over cgroups means nothing when one holds another: no machine series.
+  EXPECT_EQ(text.find(R"(scope="machine")"), std::string::npos) << text;
+  ASSERT_EQ(snapshot->scopes.size(), 9u);
+  EXPECT_EQ(snapshot->scopes[0].report.scope, "/web");
+  EXPECT_EQ(snapshot->scopes[1].report.scope, "/web S0");
+  EXPECT_EQ(snapshot->scopes[3].report.scope, "/batch \"x\"");
 }
 
 TEST(Exposition, LabelValuesAndNumbersAreWrittenAsTheFormatSays) {

@@ -1,0 +1,35 @@
+#pragma once
+// --cgroup: the cgroups whose tasks are counted on each CPU, named the way
+// perf's -G names them (a path under the cgroup mount).
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace topdown::collect {
+
+struct Cgroup {
+  // Its path under the mount, from "/": "/system.slice/nginx.service",
+  // "/kubepods/burstable/pod1234"; "/" for the root cgroup. Series and
+  // reports are labelled with it.
+  std::string name;
+  std::filesystem::path directory;
+};
+
+// The mount that perf_event_open takes cgroup directories from, out of
+// /proc/self/mountinfo's text: a cgroup v1 hierarchy with the perf_event
+// controller when there is one, else the cgroup2 mount; nullopt for neither.
+std::optional<std::filesystem::path> perf_cgroup_mount(std::string_view mountinfo);
+
+// A cgroup as --cgroup gives it: a path under `mount` ("/system.slice/x" or
+// "system.slice/x", the way perf -G takes it), or the full path of its
+// directory. Throws Error naming `given` when no such cgroup exists.
+Cgroup find_cgroup(std::string_view given, const std::filesystem::path& mount);
+
+// Each of `given` under this machine's mount. Throws Error when the machine
+// has no cgroup mount that perf can count, or a cgroup does not exist.
+std::vector<Cgroup> find_cgroups(const std::vector<std::string>& given,
+                                 const std::filesystem::path& mountinfo = "/proc/self/mountinfo");
+
+}  // namespace topdown::collect
