@@ -1,13 +1,16 @@
 // topdown record end to end with the software-event model (no PMU needed):
 // the data file it writes read back with recording::read_data_file.
 #include <gtest/gtest.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <numeric>
 
 #include "recording/data_file.h"
 #include "run_command.h"
+#include "symbols/symbolizer.h"
 
 namespace topdown::testing {
 namespace {
@@ -61,7 +64,18 @@ TEST_F(RecordCli, DemoRecordingReadsBackWithItsFaultsMappingAndExec) {
 
   const auto executable = std::find_if(recording.mappings.begin(), recording.mappings.end(),
                                        [](const auto& m) { return m.path.ends_with("/topdown-demo") && m.executable; });
-  EXPECT_NE(executable, recording.mappings.end());
+  ASSERT_NE(executable, recording.mappings.end());
+  // From Linux 5.12 the kernel writes the binary's build id into the mapping
+  // record (before, device and inode), and report checks it against the file.
+  utsname system{};
+  ::uname(&system);
+  int major = 0;
+  int minor = 0;
+  std::sscanf(system.release, "%d.%d", &major, &minor);
+  if (major > 5 || (major == 5 && minor >= 12)) {
+    EXPECT_EQ(executable->build_id, symbols::build_id_of(kDemo));
+    EXPECT_EQ(executable->build_id.size(), 40u) << executable->build_id;  // GNU's SHA-1 build id, in hex
+  }
   const auto exec = std::find_if(recording.tasks.begin(), recording.tasks.end(), [](const auto& task) {
     return task.kind == recording::Task::Kind::Exec && task.comm == "topdown-demo";
   });
