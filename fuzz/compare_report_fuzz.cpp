@@ -1,12 +1,14 @@
 // The report reader of `topdown compare` on arbitrary bytes: a --json report
 // (one object, or one per line) or a refusal that is one line naming the
-// file; what it reads must be finite numbers with at least one measurement.
+// file; what it reads must be finite numbers with at least one measurement,
+// and every rendering (text, CSV, JSON, the HTML page) must take it.
 #include <cmath>
 #include <cstdint>
 #include <string_view>
 
 #include "compare/compare.h"
 #include "error_message.h"
+#include "html/comparison.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace topdown;
@@ -30,6 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)compare::render_text(comparison, {}, {});
     (void)compare::render_csv(comparison);
     (void)compare::render_json(comparison, {});
+    (void)html::comparison_page(comparison, {});
   } catch (const Error& error) {
     fuzz::check_refusal(error, "fuzz.json");
   }

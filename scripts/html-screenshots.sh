@@ -1,7 +1,7 @@
 #!/bin/sh
 # Screenshots (1280x800) of the --html pages the Chromium test renders: a
-# Haswell -l6 import, a Zen 5 -l2 import per interval and a Haswell per-core
-# import. Usage: scripts/html-screenshots.sh [BUILD_DIR] [OUT_DIR]
+# Haswell -l6 import, a Zen 5 -l2 import per interval, a Haswell per-core
+# import, a Skylake per-function report and a compare of repeated runs. Usage: scripts/html-screenshots.sh [BUILD_DIR] [OUT_DIR]
 # (defaults: build, BUILD_DIR/html-screenshots). Needs cli_tests built and chromium.
 set -eu
 build=${1:-build}
@@ -10,7 +10,7 @@ command -v chromium >/dev/null || { echo "html-screenshots: chromium is not inst
 [ -x "$build/tests/cli/cli_tests" ] || { echo "html-screenshots: build $build/tests/cli/cli_tests first (cmake --build $build --target cli_tests)" >&2; exit 1; }
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-TOPDOWN_HTML_KEEP=$out "$build/tests/cli/cli_tests" --gtest_filter='HtmlChromium.*Import*' >/dev/null
+TOPDOWN_HTML_KEEP=$out "$build/tests/cli/cli_tests" --gtest_filter='HtmlChromium.*Import*:HtmlChromium.*Report*:HtmlChromium.Compare*' >/dev/null
 # Chromium refuses its sandbox as root.
 sandbox=""
 [ "$(id -u)" -eq 0 ] && sandbox="--no-sandbox"

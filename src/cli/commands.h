@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "compare/compare.h"
 #include "settings/options.h"
 
 namespace topdown::cli {
@@ -28,9 +29,10 @@ struct CompareOptions {
   std::string a;
   std::string b;
   double alpha = 0.05;
-  std::vector<std::string> fail_if;  // NODE>+LIMIT, NODE<-LIMIT
-  ReportOptions report;              // -l (for perf files), --csv, --json, -o, --no-color
-  std::string cpu;                   // the model for perf files
+  double min_change = compare::kDefaultMinChange;  // points, or percent for Info metrics
+  std::vector<std::string> fail_if;                // NODE>+LIMIT, NODE<-LIMIT
+  ReportOptions report;                            // -l (for perf files), --csv, --json, -o, --no-color, --html
+  std::string cpu;                                 // the model for perf files
   settings::Toggle smt = settings::Toggle::Auto;
 };
 // Exit status: 0, or kGateFailed when a --fail-if gate tripped.

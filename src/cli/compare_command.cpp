@@ -2,12 +2,14 @@
 // compared node by node, with gates for CI.
 #include <algorithm>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "common/error.h"
 #include "compare/compare.h"
+#include "html/comparison.h"
 
 namespace topdown::cli {
 namespace {
@@ -42,8 +44,11 @@ compare::SavedReport load(const std::string& path, const CompareOptions& options
 int run_compare(const CompareOptions& options) {
   std::vector<compare::Gate> gates;
   for (const std::string& gate : options.fail_if) gates.push_back(compare::parse_gate(gate));
+  // Opened first, so that an unwritable page fails before any work.
+  std::optional<ReportSink> page;
+  if (!options.report.html.empty()) page.emplace(options.report.html, "--html");
   const compare::Comparison comparison =
-      compare::compare(load(options.a, options), load(options.b, options), options.alpha);
+      compare::compare(load(options.a, options), load(options.b, options), options.alpha, options.min_change);
   const std::vector<compare::GateVerdict> verdicts = compare::check_gates(comparison, gates);
   std::string text;
   if (options.report.csv) {
@@ -56,6 +61,10 @@ int run_compare(const CompareOptions& options) {
     text = compare::render_text(comparison, verdicts, text_options);
   }
   emit(options.report.output, text);
+  if (page) {
+    page->write(html::comparison_page(comparison, verdicts));
+    page->commit();
+  }
   const bool failed = std::any_of(verdicts.begin(), verdicts.end(),
                                   [](const compare::GateVerdict& v) { return !v.tripped_in.empty(); });
   return failed ? kGateFailed : 0;

@@ -157,8 +157,15 @@ int main(int argc, char** argv) {
   compare_command->add_flag("--json", compared.report.json, "JSON output (see README)")->excludes(compare_csv);
   compare_command->add_flag("--no-color", compared.report.no_color, "Never use colour");
   compare_command->add_option("-o,--output", compared.report.output, "Write the comparison to FILE");
+  compare_command->add_option("--html", compared.report.html,
+                              "Also write the comparison as one self-contained HTML page to FILE");
   compare_command->add_option("--alpha", compared.alpha, "Significance level of Welch's t-test (default 0.05)")
       ->check(CLI::Range(1e-9, 0.5));
+  compare_command
+      ->add_option("--min-change", compared.min_change,
+                   "Smallest change called significant: X points for tree nodes, X percent of A for Info metrics "
+                   "(default 1)")
+      ->check(CLI::NonNegativeNumber);
   compare_command->add_option("--fail-if", compared.fail_if, "Exit 1 when NODE moved past LIMIT: 'Backend_Bound>+2'");
   compare_command->add_option("--cpu", compared.cpu, "The model for perf files (default: this machine's)");
   add_toggle_option(*compare_command, "--smt", compared.smt, "SMT where perf files were counted");

@@ -22,13 +22,14 @@ stats::Summary summary_of(const Measure& measure) {
   return summary;
 }
 
-Change change_of(const Measure* a, const Measure* b, double alpha) {
+Change change_of(const Measure* a, const Measure* b, double alpha, double min_change) {
   const Measure& known = a ? *a : *b;
   Change change;
   change.name = known.name;
   change.parent = known.parent;
   change.level = known.level;
   change.unit = known.unit;
+  change.area = known.area;
   if (a) {
     change.a = a->value;
     change.a_runs = a->runs;
@@ -45,30 +46,30 @@ Change change_of(const Measure* a, const Measure* b, double alpha) {
   }
   if (const auto test = stats::welch_test(summary_of(*a), summary_of(*b))) {
     change.p_value = test->p;
-    change.significant = test->p < alpha;
+    change.significant = test->p < alpha && change.change && std::abs(*change.change) >= min_change;
   }
   return change;
 }
 
-ScopeChanges changes_of(const Scope& a, const Scope& b, double alpha) {
+ScopeChanges changes_of(const Scope& a, const Scope& b, double alpha, double min_change) {
   ScopeChanges scope;
   scope.scope = a.name;
   std::map<std::string_view, const Measure*> in_b;
   for (const Measure& measure : b.measures) in_b.emplace(measure.name, &measure);
   for (const Measure& measure : a.measures) {
     const auto found = in_b.find(measure.name);
-    scope.changes.push_back(change_of(&measure, found == in_b.end() ? nullptr : found->second, alpha));
+    scope.changes.push_back(change_of(&measure, found == in_b.end() ? nullptr : found->second, alpha, min_change));
     if (found != in_b.end()) in_b.erase(found);
   }
   for (const Measure& measure : b.measures) {
-    if (in_b.count(measure.name)) scope.changes.push_back(change_of(nullptr, &measure, alpha));
+    if (in_b.count(measure.name)) scope.changes.push_back(change_of(nullptr, &measure, alpha, min_change));
   }
   return scope;
 }
 
 }  // namespace
 
-Comparison compare(SavedReport a, SavedReport b, double alpha) {
+Comparison compare(SavedReport a, SavedReport b, double alpha, double min_change) {
   if (a.model != b.model) {
     throw Error(fmt::format("{} is a report of model {} and {} of model {}: compare reports of one model", a.label,
                             a.model, b.label, b.model));
@@ -79,6 +80,7 @@ Comparison compare(SavedReport a, SavedReport b, double alpha) {
   }
   Comparison comparison;
   comparison.alpha = alpha;
+  comparison.min_change = min_change;
   std::map<std::string_view, const Scope*> b_scopes;
   for (const Scope& scope : b.scopes) b_scopes.emplace(scope.name, &scope);
   for (const Scope& scope : a.scopes) {
@@ -87,7 +89,7 @@ Comparison compare(SavedReport a, SavedReport b, double alpha) {
       comparison.only_in_a.push_back(scope.name);
       continue;
     }
-    comparison.scopes.push_back(changes_of(scope, *found->second, alpha));
+    comparison.scopes.push_back(changes_of(scope, *found->second, alpha, min_change));
     b_scopes.erase(found);
   }
   for (const Scope& scope : b.scopes) {
@@ -137,8 +139,9 @@ std::vector<GateVerdict> check_gates(const Comparison& comparison, const std::ve
         verdict.found = true;
         if (!change.change) continue;
         const bool past = gate.above ? *change.change > gate.limit : *change.change < gate.limit;
-        // With a single run on a side there is no telling noise from change: the limit alone decides.
-        if (past && (!change.judged() || change.significant)) verdict.tripped_in.push_back(scope.scope);
+        // With a single run on a side there is no telling noise from change: the limit and the floor decide.
+        const bool counts = change.judged() ? change.significant : std::abs(*change.change) >= comparison.min_change;
+        if (past && counts) verdict.tripped_in.push_back(scope.scope);
       }
     }
     if (!verdict.found) {

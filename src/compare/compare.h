@@ -17,6 +17,7 @@ struct Measure {
   std::string parent;
   int level = 0;                // 0: an Info metric
   std::string unit;             // "fraction" for tree nodes, else the Info metric's unit
+  std::string area;             // of a tree node (FE, BAD, BE/Mem, ...), for the HTML page's colours
   std::optional<double> value;  // the mean when there were several runs; nullopt: n/a
   int runs = 1;                 // measurements behind the value (stat -r runs, or intervals)
   double stddev = 0;            // of those measurements
@@ -51,6 +52,7 @@ struct Change {
   std::string parent;
   int level = 0;
   std::string unit;
+  std::string area;
   std::optional<double> a;  // n/a, or absent from that side
   std::optional<double> b;
   int a_runs = 0;
@@ -59,7 +61,8 @@ struct Change {
   // nullopt when a side is n/a (or A is 0 for a percent).
   std::optional<double> change;
   std::optional<double> p_value;  // Welch's, when both sides have 2 runs or more
-  bool significant = false;       // p_value < alpha
+  // p_value < alpha and the change at least the comparison's min_change.
+  bool significant = false;
 
   bool judged() const { return p_value.has_value(); }
   bool in_points() const { return level > 0; }
@@ -70,18 +73,25 @@ struct ScopeChanges {
   std::vector<Change> changes;  // A's order, then what only B has
 };
 
+// The smallest change worth calling significant, in points for tree nodes
+// and in percent of A for Info metrics: with a steady workload a drift of a
+// fraction of a point between two series has a tiny p-value but no meaning.
+constexpr double kDefaultMinChange = 1;
+
 struct Comparison {
   SavedReport a;
   SavedReport b;
   double alpha = 0.05;
+  double min_change = kDefaultMinChange;
   std::vector<ScopeChanges> scopes;  // the scopes both have, in A's order
   std::vector<std::string> only_in_a;
   std::vector<std::string> only_in_b;
 };
 
-// Throws Error naming both files when they are of different models or
-// levels, or have no scope in common.
-Comparison compare(SavedReport a, SavedReport b, double alpha);
+// A change is significant when Welch's p < `alpha` and |change| >=
+// `min_change`. Throws Error naming both files when they are of different
+// models or levels, or have no scope in common.
+Comparison compare(SavedReport a, SavedReport b, double alpha, double min_change = kDefaultMinChange);
 
 // --fail-if NODE>+LIMIT or NODE<-LIMIT: the change in points (fractions) or
 // percent (the rest) past which the gate trips.
@@ -100,9 +110,37 @@ struct GateVerdict {
   bool found = false;                   // the node is in the comparison
 };
 // A gate trips where the node's change is past its limit and significant,
-// or, where significance cannot be judged (a single run on a side), just
-// past the limit. Throws Error for a gate on a node neither report has.
+// or, where significance cannot be judged (a single run on a side), past the
+// limit and at least the comparison's min_change. Throws Error for a gate on
+// a node neither report has.
 std::vector<GateVerdict> check_gates(const Comparison& comparison, const std::vector<Gate>& gates);
+
+// The words and numbers of every rendering (text and the HTML page).
+std::string value_text(const std::optional<double>& value, bool fraction);  // "12.3%", "2.50", "n/a"
+std::string change_text(const Change& change);                              // "+1.2 pt", "-25.0%", "n/a"
+std::string p_text(double p);                                               // "p 0.003", "p < 0.0001"
+// The floor under significance: "1 point (Info metrics: 1%)".
+std::string min_change_text(double min_change);
+// "yes (p 0.003)", "no (p 0.41)", "cannot judge", or "" when a side lacks a value.
+std::string significance_text(const Change& change);
+
+// Whether any change could be judged (both sides with repeated runs).
+bool any_judged(const Comparison& comparison);
+
+// The most measurements behind a side's values, and what they are.
+struct SideRuns {
+  int runs = 1;
+  bool intervals = false;  // intervals of one run, not runs
+};
+SideRuns side_runs(const SavedReport& report);
+
+// The significant changes, tree nodes (points) before Info metrics
+// (percent), each biggest first.
+struct Move {
+  const std::string* scope;
+  const Change* change;
+};
+std::vector<Move> significant_moves(const Comparison& comparison);
 
 struct TextOptions {
   bool color = false;

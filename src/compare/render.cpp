@@ -16,6 +16,19 @@ constexpr const char* kRed = "\033[31m";
 constexpr const char* kGreen = "\033[32m";
 constexpr const char* kReset = "\033[0m";
 
+std::string side_text(const SavedReport& report) {
+  const SideRuns side = side_runs(report);
+  const std::string what = side.intervals ? "intervals" : "runs";
+  return fmt::format("{} ({}, {} {})", printable(report.label), report.model, side.runs,
+                     side.runs == 1 ? what.substr(0, what.size() - 1) : what);
+}
+
+}  // namespace
+
+std::string min_change_text(double min_change) {
+  return fmt::format("{:g} point{} (Info metrics: {:g}%)", min_change, min_change == 1 ? "" : "s", min_change);
+}
+
 std::string value_text(const std::optional<double>& value, bool fraction) {
   if (!value) return "n/a";
   if (fraction) return fmt::format("{:.1f}%", *value * 100);
@@ -37,31 +50,21 @@ std::string significance_text(const Change& change) {
   return fmt::format("{} ({})", change.significant ? "yes" : "no", p_text(*change.p_value));
 }
 
-std::string side_text(const SavedReport& report) {
-  int runs = 1;
-  bool intervals = false;
-  for (const Scope& scope : report.scopes) {
-    intervals = intervals || scope.from_intervals;
-    for (const Measure& measure : scope.measures) runs = std::max(runs, measure.runs);
-  }
-  const std::string what = intervals ? "intervals" : "runs";
-  return fmt::format("{} ({}, {} {})", printable(report.label), report.model, runs,
-                     runs == 1 ? what.substr(0, what.size() - 1) : what);
-}
-
 bool any_judged(const Comparison& comparison) {
   return std::any_of(comparison.scopes.begin(), comparison.scopes.end(), [](const ScopeChanges& scope) {
     return std::any_of(scope.changes.begin(), scope.changes.end(), [](const Change& c) { return c.judged(); });
   });
 }
 
-struct Move {
-  const std::string* scope;
-  const Change* change;
-};
+SideRuns side_runs(const SavedReport& report) {
+  SideRuns side;
+  for (const Scope& scope : report.scopes) {
+    side.intervals = side.intervals || scope.from_intervals;
+    for (const Measure& measure : scope.measures) side.runs = std::max(side.runs, measure.runs);
+  }
+  return side;
+}
 
-// Significant changes, tree nodes (points) before Info metrics (percent),
-// each biggest first.
 std::vector<Move> significant_moves(const Comparison& comparison) {
   std::vector<Move> moves;
   for (const ScopeChanges& scope : comparison.scopes) {
@@ -76,15 +79,14 @@ std::vector<Move> significant_moves(const Comparison& comparison) {
   return moves;
 }
 
-}  // namespace
-
 std::string render_text(const Comparison& comparison, const std::vector<GateVerdict>& verdicts,
                         const TextOptions& options) {
   auto paint = [&](const std::string& text, const char* code) {
     return options.color ? std::string(code) + text + kReset : text;
   };
-  std::string out = fmt::format("topdown compare: A = {} -> B = {}; Welch's t-test at alpha {}\n",
-                                side_text(comparison.a), side_text(comparison.b), comparison.alpha);
+  std::string out = fmt::format(
+      "topdown compare: A = {} -> B = {}; Welch's t-test at alpha {}, significant from a change of {}\n",
+      side_text(comparison.a), side_text(comparison.b), comparison.alpha, min_change_text(comparison.min_change));
   const bool scoped = comparison.scopes.size() > 1 || !comparison.scopes.front().scope.empty();
   if (!any_judged(comparison)) {
     out +=
@@ -201,10 +203,15 @@ std::string render_json(const Comparison& comparison, const std::vector<GateVerd
     gates.push_back(
         {{"gate", verdict.gate.text}, {"tripped", !verdict.tripped_in.empty()}, {"scopes", verdict.tripped_in}});
   }
-  const json out = {{"format", "topdown-compare-1"},     {"a", side(comparison.a)},
-                    {"b", side(comparison.b)},           {"alpha", comparison.alpha},
-                    {"scopes", std::move(scopes)},       {"only_in_a", comparison.only_in_a},
-                    {"only_in_b", comparison.only_in_b}, {"gates", std::move(gates)}};
+  const json out = {{"format", "topdown-compare-1"},
+                    {"a", side(comparison.a)},
+                    {"b", side(comparison.b)},
+                    {"alpha", comparison.alpha},
+                    {"min_change", comparison.min_change},
+                    {"scopes", std::move(scopes)},
+                    {"only_in_a", comparison.only_in_a},
+                    {"only_in_b", comparison.only_in_b},
+                    {"gates", std::move(gates)}};
   return out.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 

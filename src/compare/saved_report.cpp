@@ -170,6 +170,7 @@ class Reader {
     Measure& measure = scratch[count++];
     measure.name.clear();
     measure.parent.clear();
+    measure.area.clear();
     measure.unit = info ? "" : "fraction";
     measure.level = 0;
     measure.value.reset();
@@ -185,6 +186,8 @@ class Reader {
         measure.level = whole_number(json.number(), 1, 6);
       } else if (key_ == "value") {
         if (!json.null()) measure.value = json.number();
+      } else if (key_ == "area" && !info) {
+        if (!json.null()) json.string(measure.area);
       } else if (key_ == "unit" && info) {
         json.string(measure.unit);
       } else if (key_ == "runs") {

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "compare/compare.h"
 #include "eval/evaluate.h"
 #include "html/html.h"
 #include "model/dependencies.h"
@@ -15,6 +16,12 @@ namespace topdown::html {
 
 // The fill of a node's area (FE, BAD, BE, BE/Mem, BE/Core, RET, SMT).
 std::string area_color(std::string_view area);
+// A swatch and name per area, as <span>s for a legend.
+std::string area_legend();
+
+// The page up to its <body>: the `title` (escaped here), the style every
+// page shares and its own `style`, and a Content-Security-Policy that forbids anything from outside.
+std::string page_start(std::string_view title, std::string_view style);
 
 // The tree of `evaluation` as an icicle: one row per level, each node a box
 // inside its parent's span, as wide as its share of slots (a node of
@@ -38,6 +45,20 @@ nlohmann::json timeline_geometry();
 // One small bar chart per level-1 node, one bar per unit, the units sorted
 // by that node's value, largest first.
 std::string units_svg(const std::vector<report::Report>& reports);
+
+// Level 1 of A over level 1 of B for one compared scope: two stacked 0-100%
+// bars, each node a <g class="segment" data-side="A|B" data-node=NAME
+// data-value=VALUE> coloured by its area.
+std::string level1_bars_svg(const compare::ScopeChanges& scope);
+
+// The end of a change bar's scale for the `largest` change: 1, 2 or 5 times
+// a whole power of ten, at least `least`.
+double bar_scale(double largest, double least);
+
+// A change as a bar from zero (the middle), `scale` at either end (longer
+// bars end in an arrowhead): solid when significant, faded when not, dashed
+// when it cannot be judged; no bar when the change is n/a.
+std::string change_bar_svg(const compare::Change& change, double scale);
 
 // The inline script: redraws the chosen node's line of every timeline from
 // the page's data, and shows the tree of the unit chosen.

@@ -129,6 +129,17 @@ std::string shown_value(const eval::NodeResult& node) {
   return text;
 }
 
+std::string area_legend() {
+  constexpr std::string_view kAreas[][2] = {
+      {"FE", "Frontend"},           {"BAD", "Bad Speculation"}, {"BE", "Backend"}, {"BE/Mem", "Backend: Memory"},
+      {"BE/Core", "Backend: Core"}, {"RET", "Retiring"}};
+  std::string out;
+  for (const auto& [area, name] : kAreas) {
+    out += fmt::format(R"(<span><i style="background:{}"></i>{}</span>)", area_color(area), name);
+  }
+  return out;
+}
+
 std::string area_color(std::string_view area) {
   static const std::map<std::string, std::string, std::less<>> kColors = {
       {"FE", "#5b8fd9"},      {"BAD", "#e0605e"}, {"BE", "#f0a23b"},  {"BE/Mem", "#e08a2e"},

@@ -16,23 +16,24 @@ namespace {
 constexpr size_t kMaxTrees = 64;
 constexpr size_t kMaxTimelines = 16;
 
-constexpr std::string_view kStyle = R"(
+// Every page's: the body, headings, the header's list, legends and notes.
+constexpr std::string_view kBaseStyle = R"(
 body{font:14px/1.4 sans-serif;margin:16px 24px;color:#222;max-width:1400px}
 h1{font-size:20px;margin:0 0 8px}h2{font-size:17px;margin:24px 0 8px;border-bottom:1px solid #ddd}
 dl.run{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0}dt{color:#666}dd{margin:0}
+.legend span{display:inline-block;margin-right:14px}
+.legend i{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:-1px}
+svg text{pointer-events:none}.note{color:#666;font-size:13px}
+)";
+
+constexpr std::string_view kStyle = R"(
 .warnings{background:#fff6e0;border:1px solid #e8c872;padding:6px 10px 6px 28px;margin:8px 0}
 .bottleneck-line{font-weight:bold}.tree{display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start}
 table.info{border-collapse:collapse;font-size:13px}table.info td,table.info th{padding:2px 8px;text-align:left}
 table.info td.value{text-align:right;font-variant-numeric:tabular-nums}table.info tr:nth-child(even){background:#f4f4f4}
-table.info tr.over td.name{font-weight:bold}.legend span{display:inline-block;margin-right:14px}
-.legend i{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:-1px}
-.tree>div:first-child{flex:1 1 640px;min-width:480px}.units{display:flex;flex-wrap:wrap;gap:16px}svg text{pointer-events:none}svg g.node{cursor:pointer}
-.note{color:#666;font-size:13px}
+table.info tr.over td.name{font-weight:bold}
+.tree>div:first-child{flex:1 1 640px;min-width:480px}.units{display:flex;flex-wrap:wrap;gap:16px}svg g.node{cursor:pointer}
 )";
-
-constexpr std::string_view kAreas[][2] = {
-    {"FE", "Frontend"},           {"BAD", "Bad Speculation"}, {"BE", "Backend"}, {"BE/Mem", "Backend: Memory"},
-    {"BE/Core", "Backend: Core"}, {"RET", "Retiring"}};
 
 std::string joined(const std::vector<std::string>& words) {
   std::string out;
@@ -41,11 +42,7 @@ std::string joined(const std::vector<std::string>& words) {
 }
 
 std::string legend() {
-  std::string out = R"(<p class="legend">)";
-  for (const auto& [area, name] : kAreas) {
-    out += fmt::format(R"(<span><i style="background:{}"></i>{}</span>)", area_color(area), name);
-  }
-  return out +
+  return R"(<p class="legend">)" + area_legend() +
          "<span>outlined: the bottleneck's path</span><span>faded: under its threshold</span>"
          "<span>hatched: unreliable (counted too little)</span><span>red corner: outside 0-100%, clamped</span></p>";
 }
@@ -206,6 +203,16 @@ nlohmann::json page_data(const std::vector<double>& times, const std::vector<Htm
 
 }  // namespace
 
+std::string page_start(std::string_view title, std::string_view style) {
+  return fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+      // Nothing from the network: the page is all there is.
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+      "script-src 'unsafe-inline'\">"
+      "<title>{}</title><style>{}{}</style></head><body>",
+      escape(title), kBaseStyle, style);
+}
+
 std::string HtmlWriter::page(const model::RunVariables& vars) const {
   const bool whole = whole_.has_value();
   const std::vector<report::Report>& tree = whole ? *whole_ : last_interval_;
@@ -213,13 +220,7 @@ std::string HtmlWriter::page(const model::RunVariables& vars) const {
   const model::Dependencies dependencies(model_, vars);
   const std::string title =
       tree.front().run.source.empty() ? joined(tree.front().run.command) : tree.front().run.source;
-  std::string out = fmt::format(
-      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-      // Nothing from the network: the page is all there is.
-      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
-      "script-src 'unsafe-inline'\">"
-      "<title>topdown: {}</title><style>{}</style></head><body>",
-      escape(title), kStyle);
+  std::string out = page_start("topdown: " + title, kStyle);
   out += R"svg(<svg width="0" height="0" style="position:absolute"><defs><pattern id="unreliable" width="6" )svg"
          R"svg(height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="2" height="6" )svg"
          R"svg(fill="#000" opacity="0.45"/></pattern></defs></svg>)svg";

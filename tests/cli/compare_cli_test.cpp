@@ -2,6 +2,8 @@
 // (counts without a PMU) and real Zen 5 perf files.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <nlohmann/json.hpp>
 
 #include "../support/temp_tree.h"
@@ -38,7 +40,8 @@ nlohmann::json compared(const std::string& a, const std::string& b, const std::s
 }
 
 // Two series of the same kernel: level 1 does not move significantly (at 1%,
-// so that a busy machine's drift between the series is not taken for one).
+// and a change under the 1-point floor never is, so that a busy machine's
+// drift between the series is not taken for one).
 TEST(CompareCli, TheSameKernelTwiceHasNoSignificantChangeOnLevelOne) {
   TempTree tree;
   const std::string first = saved_runs(tree, "alu", "first");
@@ -97,6 +100,45 @@ TEST(CompareCli, PerfFilesOfSingleRunsCannotBeJudgedAndGateOnTheLimit) {
   EXPECT_EQ(backend["change_unit"], "points");
   EXPECT_TRUE(backend["significant"].is_null());
   EXPECT_TRUE(backend["p_value"].is_null());
+}
+
+TEST(CompareCli, TheFloorIsInTheHeaderAndTheJson) {
+  const std::string ptrchase = kRecordings + "zen5-ptrchase-3runs.csv";
+  auto r = run_command(kTopdown + " compare --cpu zen5 --smt off --min-change 2.5 " + ptrchase + " " + ptrchase);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("Welch's t-test at alpha 0.05, significant from a change of 2.5 points (Info metrics: 2.5%)\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(compared(ptrchase, ptrchase, "--cpu zen5 --smt off --min-change 2.5")["min_change"], 2.5);
+  EXPECT_EQ(compared(ptrchase, ptrchase, "--cpu zen5 --smt off")["min_change"], 1);
+  auto negative = run_command(kTopdown + " compare --min-change -1 " + ptrchase + " " + ptrchase);
+  EXPECT_NE(negative.exit_code, 0);
+  EXPECT_NE(negative.err.find("--min-change"), std::string::npos) << negative.err;
+}
+
+// --html: the page beside the text, written whole even when a gate trips;
+// an unwritable page fails before anything is read.
+TEST(CompareCli, HtmlPageBesideTheText) {
+  TempTree tree;
+  const std::string ptrchase = kRecordings + "zen5-ptrchase-3runs.csv";
+  const std::string branchmiss = kRecordings + "zen5-branchmiss-3runs.csv";
+  const std::string page = tree.root().string() + "/compare.html";
+  auto r = run_command(kTopdown + " compare --cpu zen5 --smt off --fail-if 'Backend_Bound<-50' --html " + page + " " +
+                       ptrchase + " " + branchmiss);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("--fail-if 'Backend_Bound<-50': FAILED"), std::string::npos) << r.err;
+  const std::string html = slurp(page);
+  EXPECT_TRUE(html.starts_with("<!DOCTYPE html>"));
+  EXPECT_TRUE(html.ends_with("</html>\n"));
+  EXPECT_NE(html.find(R"(<li class="gate tripped" data-gate="Backend_Bound&lt;-50">)"), std::string::npos);
+  EXPECT_NE(html.find(R"(data-node="Backend_Bound" data-state="unjudged")"), std::string::npos);
+
+  const std::string missing = tree.root().string() + "/missing/compare.html";
+  auto unwritable =
+      run_command(kTopdown + " compare --html " + missing + " " + tree.root().string() + "/absent.json " + branchmiss);
+  EXPECT_EQ(unwritable.exit_code, 125);
+  EXPECT_NE(unwritable.err.find("choose a writable directory with --html"), std::string::npos) << unwritable.err;
+  EXPECT_FALSE(std::filesystem::exists(missing));
 }
 
 TEST(CompareCli, CsvHasOneRowPerNodeAndMetric) {

@@ -1,6 +1,6 @@
-// topdown import --html rendered in headless Chromium: no console errors,
-// every computed node's box with its value, the bottleneck's path outlined,
-// hostile names shown as text. Skipped where Chromium is absent. With
+// topdown import, report and compare --html rendered in headless Chromium:
+// no console errors, every computed node's box (or compared row) with its
+// value, the bottleneck's path outlined, hostile names shown as text. Skipped where Chromium is absent. With
 // TOPDOWN_HTML_KEEP=DIR the pages are also copied there (for
 // scripts/html-screenshots.sh).
 #include <gtest/gtest.h>
@@ -16,7 +16,9 @@
 #include <set>
 #include <sstream>
 
+#include "../support/synthetic_samples.h"
 #include "../support/temp_tree.h"
+#include "import/import.h"
 #include "model/dependencies.h"
 #include "model/model.h"
 #include "run_command.h"
@@ -108,6 +110,47 @@ std::string value_text(const nlohmann::json& node) {
   return fmt::format("{:.1f}%", std::clamp(node["value"].get<double>(), 0.0, 1.0) * 100);
 }
 
+// One JSON object per line (--per-*, report's functions), the lines that are objects.
+std::vector<nlohmann::json> json_records(const std::string& text) {
+  std::vector<nlohmann::json> records;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("{") && line.ends_with("}")) records.push_back(nlohmann::json::parse(line));
+  }
+  return records;
+}
+
+// Checks every tree node of `report` in `dom` (the part of the page holding
+// its tree): its box, its value, and the outline of the bottleneck's path.
+// Returns the length of that path.
+size_t check_tree(const std::string& dom, const nlohmann::json& report) {
+  std::map<std::string, std::string> parent;
+  for (const auto& node : report["nodes"]) parent[node["name"]] = node["parent"].is_null() ? "" : node["parent"];
+  std::set<std::string> path;
+  if (!report["bottleneck"].is_null()) {
+    for (std::string at = report["bottleneck"]; !at.empty(); at = parent[at]) path.insert(at);
+  }
+  size_t boxes = 0;
+  for (const auto& node : report["nodes"]) {
+    const std::string name = node["name"];
+    const std::string box = node_box(dom, name);
+    EXPECT_FALSE(box.empty()) << name << " has no box";
+    if (box.empty()) continue;
+    EXPECT_NE(box.find("data-value=\"" + value_text(node)), std::string::npos) << name << ": " << box.substr(0, 200);
+    EXPECT_EQ(box.find("stroke=\"#000\"") != std::string::npos, path.count(name) > 0) << name << " outline";
+    ++boxes;
+  }
+  EXPECT_GE(boxes, 4U);
+  return path.size();
+}
+
+void keep_page(const std::string& page, const std::string& keep_as) {
+  if (const char* keep = std::getenv("TOPDOWN_HTML_KEEP")) {
+    std::filesystem::copy_file(page, std::filesystem::path(keep) / keep_as,
+                               std::filesystem::copy_options::overwrite_existing);
+  }
+}
+
 // Imports `file` with `options` as JSON and as HTML, renders the page and
 // checks every tree node of the (first) report: its box, its value, and the
 // outline of the bottleneck's path.
@@ -122,39 +165,17 @@ void check_page(const TempTree& tree, const std::string& file, const std::string
   const std::string json_text = slurp(json_file);
   const CommandResult html = run_command(kTopdown + " import " + options + " --html " + page + " " + file);
   ASSERT_EQ(html.exit_code, 0) << html.err;
-  if (const char* keep = std::getenv("TOPDOWN_HTML_KEEP")) {
-    std::filesystem::copy_file(page, std::filesystem::path(keep) / keep_as,
-                               std::filesystem::copy_options::overwrite_existing);
-  }
+  keep_page(page, keep_as);
   const Rendered rendered = render(page);
   EXPECT_TRUE(rendered.console.empty()) << rendered.console.front();
   ASSERT_NE(rendered.dom.find("</html>"), std::string::npos) << "Chromium gave no DOM";
 
   // The first report (JSON lines: the first unit's with --per-*).
-  std::vector<nlohmann::json> records;
-  std::istringstream lines(json_text);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.starts_with("{") && line.ends_with("}")) records.push_back(nlohmann::json::parse(line));
-  }
+  std::vector<nlohmann::json> records = json_records(json_text);
   const nlohmann::json report = records.empty() ? nlohmann::json::parse(json_text) : records.front();
-  std::map<std::string, std::string> parent;
-  for (const auto& node : report["nodes"]) parent[node["name"]] = node["parent"].is_null() ? "" : node["parent"];
-  std::set<std::string> path;
-  if (!report["bottleneck"].is_null()) {
-    for (std::string at = report["bottleneck"]; !at.empty(); at = parent[at]) path.insert(at);
-  }
-  ASSERT_FALSE(path.empty()) << "the generated counts have no bottleneck";
-  size_t boxes = 0;
   const size_t tree_start = rendered.dom.find("class=\"unit-tree\"");
-  for (const auto& node : report["nodes"]) {
-    const std::string name = node["name"];
-    const std::string box = node_box(rendered.dom, name, tree_start == std::string::npos ? 0 : tree_start);
-    ASSERT_FALSE(box.empty()) << name << " has no box";
-    EXPECT_NE(box.find("data-value=\"" + value_text(node)), std::string::npos) << name << ": " << box.substr(0, 200);
-    EXPECT_EQ(box.find("stroke=\"#000\"") != std::string::npos, path.count(name) > 0) << name << " outline";
-    ++boxes;
-  }
-  EXPECT_GE(boxes, 4U);
+  const std::string tree_dom = rendered.dom.substr(tree_start == std::string::npos ? 0 : tree_start);
+  EXPECT_GE(check_tree(tree_dom, report), 1U) << "the generated counts have no bottleneck";
 }
 
 TEST(HtmlChromium, AConsoleErrorIsSeen) {
@@ -218,6 +239,224 @@ TEST(HtmlChromium, HostileNamesAreTextNotMarkup) {
   EXPECT_NE(rendered.dom.find("&lt;img src=x onerror=alert(1)&gt;&amp;'\"\xEF\xBF\xBD.csv</h1>"), std::string::npos)
       << rendered.dom.substr(0, 2000);
   EXPECT_NE(rendered.dom.find("<option value=\"0\">&lt;b&gt;app &lt;script&gt;x-42</option>"), std::string::npos);
+}
+
+// A `topdown report` page of a synthetic Skylake perf script (the
+// IntelReport functions): every function's tree has its boxes with the
+// values of its --json record, the bottleneck's path outlined.
+TEST(HtmlChromium, SkylakeReportOfFunctions) {
+  SKIP_WITHOUT_CHROMIUM();
+  TempTree tree;
+  const model::Model skl = model::load_model(std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models" / "skl.model");
+  std::vector<std::string> group = {"CPU_CLK_UNHALTED.THREAD"};
+  for (const auto& event : import::model_events(skl)) {
+    if (event != group[0]) group.push_back(event);
+  }
+  std::vector<SyntheticFunction> functions;
+  for (const auto& [name, cycles] :
+       {std::pair{"big", 800'000'000ULL}, {"hot", 150'000'000ULL}, {"cold", 40'000'000ULL}}) {
+    SyntheticFunction function;
+    function.name = name;
+    function.source = std::string(name) + ".c:7";
+    function.totals = intel_totals(group, cycles);
+    functions.push_back(std::move(function));
+  }
+  const auto script = tree.write("script.txt", synthetic_perf_script(group, functions)).string();
+  const std::string options = " report --cpu skl --smt off -l 3 -v ";
+  const std::string json_file = (tree.root() / "report.json").string();
+  const std::string page = (tree.root() / "report.html").string();
+  const CommandResult json = run_command(kTopdown + options + "--json -o " + json_file + " " + script);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const CommandResult html = run_command(kTopdown + options + "-o /dev/null --html " + page + " " + script);
+  ASSERT_EQ(html.exit_code, 0) << html.err;
+  keep_page(page, "skl-report.html");
+  const Rendered rendered = render(page);
+  EXPECT_TRUE(rendered.console.empty()) << rendered.console.front();
+  ASSERT_NE(rendered.dom.find("</html>"), std::string::npos) << "Chromium gave no DOM";
+
+  size_t units = 0;
+  size_t with_bottleneck = 0;
+  for (const auto& record : json_records(slurp(json_file))) {
+    if (!record.contains("nodes")) continue;  // the locate table
+    const std::string scope = record["scope"];
+    SCOPED_TRACE(scope);
+    const auto start = rendered.dom.find("data-scope=\"" + scope + "\"", rendered.dom.find("class=\"unit-tree\""));
+    ASSERT_NE(start, std::string::npos) << "no tree";
+    const auto end = rendered.dom.find("class=\"unit-tree\"", start);
+    if (check_tree(rendered.dom.substr(start, end == std::string::npos ? std::string::npos : end - start), record) >
+        0) {
+      ++with_bottleneck;
+    }
+    ++units;
+  }
+  EXPECT_EQ(units, 4U) << "the whole program and three functions";
+  // cold is under the 5% rule: flagged nowhere, so no bottleneck to outline.
+  EXPECT_EQ(with_bottleneck, 3U);
+}
+
+// A saved --json report of Haswell's level 1 and 2, made by hand with known
+// values: level 1 and its children from `level1` (children share their
+// parent's value evenly), `runs` runs each with a small spread, IPC, and an
+// Info metric named with `hostile` bytes measured once.
+std::string saved_report(const std::vector<std::string>& scopes, const std::map<std::string, double>& level1,
+                         double ipc, int runs, const std::string& hostile) {
+  const model::Model hsw = model::load_model(std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models" / "hsw.model");
+  std::map<std::string, int> children;
+  for (const auto& node : hsw.nodes) {
+    if (!node.is_info && node.level == 2) ++children[node.parent];
+  }
+  std::string out;
+  for (const std::string& scope : scopes) {
+    nlohmann::json nodes = nlohmann::json::array();
+    for (const auto& node : hsw.nodes) {
+      if (node.is_info || node.level > 2) continue;
+      const double value = node.level == 1 ? level1.at(node.name) : level1.at(node.parent) / children[node.parent];
+      nodes.push_back({{"name", node.name},
+                       {"level", node.level},
+                       {"parent", node.parent.empty() ? nlohmann::json() : nlohmann::json(node.parent)},
+                       {"value", value},
+                       {"runs", runs},
+                       {"stddev", 0.002},
+                       {"area", node.area}});
+    }
+    const nlohmann::json info = {
+        {{"name", "IPC"}, {"value", ipc}, {"unit", "IPC"}, {"runs", runs}, {"stddev", 0.01}},
+        {{"name", "HOSTILE"}, {"value", 3.0}, {"unit", "per-mille"}},
+        {{"name", "Kernel_Utilization"}, {"value", nullptr}, {"unit", "fraction"}, {"runs", runs}, {"stddev", 0}}};
+    const nlohmann::json record = {{"format", "topdown-1"}, {"model", {{"name", "hsw"}, {"title", "Intel Haswell"}}},
+                                   {"scope", scope},        {"time", nullptr},
+                                   {"nodes", nodes},        {"info", info}};
+    std::string line = record.dump();
+    // The name's raw bytes (a quote escaped for JSON): nlohmann writes only valid UTF-8.
+    std::string name;
+    for (char c : hostile) name += c == '"' ? std::string("\\\"") : std::string(1, c);
+    line.replace(line.find("HOSTILE"), 7, name);
+    out += line + "\n";
+  }
+  return out;
+}
+
+// The compare page's texts, as compare's text output writes them.
+std::string compared_value(const nlohmann::json& value, bool points) {
+  if (value.is_null()) return "n/a";
+  return points ? fmt::format("{:.1f}%", value.get<double>() * 100) : fmt::format("{:.2f}", value.get<double>());
+}
+
+std::string compared_change(const nlohmann::json& change) {
+  if (change["change"].is_null()) return "n/a";
+  const double value = change["change"].get<double>();
+  return change["kind"] == "node" ? fmt::format("{:+.1f} pt", value) : fmt::format("{:+.1f}%", value);
+}
+
+// In Chromium's DOM text: & < > as references (and " too in attributes).
+std::string dom_text(const std::string& text, bool attribute) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (c == '&') {
+      out += "&amp;";
+    } else if (c == '<') {
+      out += "&lt;";
+    } else if (c == '>') {
+      out += "&gt;";
+    } else if (c == '"' && attribute) {
+      out += "&quot;";
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+// `topdown compare --html` of two hand-made reports of two cores each, five
+// runs a side: Backend_Bound and Memory_Bound up 10 points (significant, a
+// gate trips), Retiring down 10, Frontend_Bound unchanged, IPC down 20%, an
+// Info metric measured once (cannot judge) and one n/a; the file and a
+// metric named with markup, quotes and a byte that is not UTF-8.
+TEST(HtmlChromium, CompareOfRepeatedRuns) {
+  SKIP_WITHOUT_CHROMIUM();
+  TempTree tree;
+  const std::string hostile = "<img src=x onerror=alert(1)>&'\"\xff";
+  const std::vector<std::string> cores = {"S0-C0", "S0-C1"};
+  const auto a = tree.write(
+      hostile + ".json",
+      saved_report(cores,
+                   {{"Frontend_Bound", 0.2}, {"Bad_Speculation", 0.1}, {"Backend_Bound", 0.45}, {"Retiring", 0.25}},
+                   2.0, 5, hostile));
+  const auto b = tree.write(
+      "after.json",
+      saved_report(cores,
+                   {{"Frontend_Bound", 0.2}, {"Bad_Speculation", 0.1}, {"Backend_Bound", 0.55}, {"Retiring", 0.15}},
+                   1.6, 5, hostile));
+  const std::string gates = " --fail-if 'Backend_Bound>+5' --fail-if 'Retiring>+1' ";
+  const std::string page = (tree.root() / "compare.html").string();
+  const CommandResult json =
+      run_command(kTopdown + " compare --json" + gates + quoted(a.string()) + " " + quoted(b.string()));
+  ASSERT_EQ(json.exit_code, 1) << json.err;
+  const CommandResult html = run_command(kTopdown + " compare -o /dev/null --html " + page + gates +
+                                         quoted(a.string()) + " " + quoted(b.string()));
+  ASSERT_EQ(html.exit_code, 1) << html.err;
+  keep_page(page, "hsw-compare.html");
+  const Rendered rendered = render(page);
+  EXPECT_TRUE(rendered.console.empty()) << rendered.console.front();
+  const std::string& dom = rendered.dom;
+  ASSERT_NE(dom.find("</html>"), std::string::npos) << "Chromium gave no DOM";
+
+  const nlohmann::json comparison = nlohmann::json::parse(json.err);
+  ASSERT_EQ(comparison["scopes"].size(), 2U);
+  size_t rows = 0;
+  for (const auto& scope : comparison["scopes"]) {
+    const std::string name = scope["scope"];
+    const auto start = dom.find("<div class=\"scope\" data-index=\"" + std::to_string(rows ? 1 : 0) +
+                                "\" data-scope=\"" + name + "\"");
+    ASSERT_NE(start, std::string::npos) << name;
+    const std::string section = dom.substr(start, dom.find("</div>", start) - start);
+    for (const char* side : {"A", "B"}) {
+      EXPECT_NE(section.find(fmt::format("data-side=\"{}\" data-node=\"Backend_Bound\"", side)), std::string::npos);
+    }
+    for (const auto& change : scope["changes"]) {
+      const std::string node = change["name"];
+      const bool points = change["kind"] == "node";
+      SCOPED_TRACE(name + " " + node);
+      const auto at = section.find("data-node=\"" + dom_text(node, true) + "\" data-state=");
+      ASSERT_NE(at, std::string::npos) << "no row";
+      const auto row_start = section.rfind("<tr ", at);
+      const std::string row = section.substr(row_start, section.find("</tr>", at) - row_start);
+      EXPECT_NE(row.find(fmt::format("<td class=\"a\">{}</td><td class=\"b\">{}</td>",
+                                     compared_value(change["a"], points), compared_value(change["b"], points))),
+                std::string::npos)
+          << row.substr(0, 400);
+      EXPECT_NE(row.find("<td class=\"change\">" + compared_change(change) + "</td>"), std::string::npos)
+          << row.substr(0, 400);
+      EXPECT_EQ(row.find("NaN"), std::string::npos);
+      const std::string state = change["change"].is_null()        ? "na"
+                                : change["significant"].is_null() ? "unjudged"
+                                : change["significant"]           ? "significant"
+                                                                  : "not-significant";
+      EXPECT_NE(row.find("data-state=\"" + state + "\""), std::string::npos) << row.substr(0, 400);
+      if (!change["p_value"].is_null()) {
+        EXPECT_NE(row.find(fmt::format("t-test: p = {:.3g}", change["p_value"].get<double>())), std::string::npos)
+            << "the tooltip";
+      }
+      ++rows;
+    }
+  }
+  EXPECT_EQ(rows, 2U * (4 + 8 + 3)) << "level 1, level 2 and three Info metrics per core";
+  // Significant, and the gate on it tripped; Frontend_Bound unchanged; the
+  // once-measured metric cannot be judged.
+  EXPECT_NE(dom.find("<tr class=\"change significant tripped\" data-node=\"Backend_Bound\""), std::string::npos);
+  EXPECT_NE(dom.find("<tr class=\"change significant\" data-node=\"Retiring\""), std::string::npos);
+  EXPECT_NE(dom.find("<tr class=\"change not-significant\" data-node=\"Frontend_Bound\""), std::string::npos);
+  EXPECT_NE(dom.find("<tr class=\"change unjudged\" data-node=\"&lt;img"), std::string::npos);
+  EXPECT_NE(dom.find("<li class=\"gate tripped\" data-gate=\"Backend_Bound&gt;+5\">--fail-if 'Backend_Bound&gt;+5': "
+                     "FAILED in S0-C0, S0-C1</li>"),
+            std::string::npos);
+  EXPECT_NE(dom.find("<li class=\"gate passed\" data-gate=\"Retiring&gt;+1\">"), std::string::npos);
+  // The hostile names are text: no element made of them.
+  EXPECT_EQ(dom.find("<img"), std::string::npos);
+  const std::string shown = "&lt;img src=x onerror=alert(1)&gt;&amp;'\"\xEF\xBF\xBD";
+  EXPECT_NE(dom.find("<h1>topdown compare: " + (tree.root() / shown).string() + ".json → "), std::string::npos)
+      << dom.substr(0, 3000);
+  EXPECT_NE(dom.find("<td class=\"name\" style=\"padding-left:8px\">" + shown + "</td>"), std::string::npos);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@ json node(const std::string& name, int level, std::optional<double> value, int r
             {"level", level},
             {"parent", level > 1 ? json("Backend_Bound") : json()},
             {"value", value ? json(*value) : json()}};
+  if (level > 0) j["area"] = level == 1 ? "BE" : "BE/Mem";
   if (runs > 0) {
     j["runs"] = runs;
     j["stddev"] = stddev;
@@ -25,12 +26,13 @@ json node(const std::string& name, int level, std::optional<double> value, int r
 
 // A zen5-like record: Backend_Bound and its child, and IPC.
 json record(double backend, double memory, double ipc, int runs = 0, double stddev = 0) {
-  return {
-      {"format", "topdown-1"},
-      {"model", {{"name", "zen5"}, {"title", "AMD Zen 5"}}},
-      {"nodes", {node("Backend_Bound", 1, backend, runs, stddev), node("Memory_Bound", 2, memory, runs, stddev)}},
-      {"info", {{{"name", "IPC"}, {"level", 0}, {"parent", nullptr}, {"value", ipc}, {"unit", "instructions/cycle"}}}},
-      {"events", json::array({{{"name", "cycles"}, {"value", 1}}})}};
+  json info = node("IPC", 0, ipc, runs, stddev);
+  info["unit"] = "instructions/cycle";
+  return {{"format", "topdown-1"},
+          {"model", {{"name", "zen5"}, {"title", "AMD Zen 5"}}},
+          {"nodes", {node("Backend_Bound", 1, backend, runs, stddev), node("Memory_Bound", 2, memory, runs, stddev)}},
+          {"info", {info}},
+          {"events", json::array({{{"name", "cycles"}, {"value", 1}}})}};
 }
 
 SavedReport read(const json& object) { return read_report(object.dump(2), "r.json"); }
@@ -59,6 +61,10 @@ TEST(Compare, SingleRunsChangeInPointsAndPercentWithoutJudgement) {
   EXPECT_NEAR(*change_of(comparison, "IPC").change, -25.0, 1e-12);  // percent of A
   EXPECT_EQ(change_of(comparison, "IPC").level, 0);
   EXPECT_EQ(comparison.a.deepest_level, 2);
+  // Each tree node's area, for the page's colours.
+  EXPECT_EQ(backend.area, "BE");
+  EXPECT_EQ(change_of(comparison, "Memory_Bound").area, "BE/Mem");
+  EXPECT_EQ(change_of(comparison, "IPC").area, "");
 }
 
 TEST(Compare, RepeatedRunsAreJudgedByWelchsTest) {
@@ -166,6 +172,56 @@ TEST(Compare, GatesTripOnSignificantMovesOrOnTheLimitAloneForSingleRuns) {
             std::string::npos);
 }
 
+// Tiny spreads give tiny p-values to changes too small to matter: a change
+// is significant only from --min-change on (points, or percent for Info).
+TEST(Compare, ChangesUnderTheFloorAreNotSignificantHoweverSmallP) {
+  const SavedReport a = read(record(0.300, 0.20, 2.00, 5, 0.0005));
+  const SavedReport b = read(record(0.307, 0.20, 2.01, 5, 0.0005));
+  const Comparison floored = compare(a, b, 0.05);
+  EXPECT_EQ(floored.min_change, kDefaultMinChange);
+  const Change& backend = change_of(floored, "Backend_Bound");
+  EXPECT_NEAR(*backend.change, 0.7, 1e-9);
+  ASSERT_TRUE(backend.judged());
+  EXPECT_LT(*backend.p_value, 1e-6);
+  EXPECT_FALSE(backend.significant);
+  // IPC +0.5% of A: p < 1e-6, still under 1%.
+  EXPECT_NEAR(*change_of(floored, "IPC").change, 0.5, 1e-9);
+  EXPECT_LT(*change_of(floored, "IPC").p_value, 1e-6);
+  EXPECT_FALSE(change_of(floored, "IPC").significant);
+  EXPECT_TRUE(significant_moves(floored).empty());
+
+  // At the floor and above it, the t-test decides.
+  const Comparison at_floor = compare(a, b, 0.05, 0.7 - 1e-9);
+  EXPECT_TRUE(change_of(at_floor, "Backend_Bound").significant);
+  EXPECT_FALSE(change_of(at_floor, "IPC").significant);
+  const Comparison no_floor = compare(a, b, 0.05, 0);
+  EXPECT_TRUE(change_of(no_floor, "IPC").significant);
+  EXPECT_FALSE(change_of(no_floor, "Memory_Bound").significant) << "no change is never significant";
+  const Comparison above =
+      compare(read(record(0.30, 0.20, 2.0, 5, 0.0005)), read(record(0.32, 0.20, 2.0, 5, 0.0005)), 0.05, 1.5);
+  EXPECT_TRUE(change_of(above, "Backend_Bound").significant);
+  // The floor does not make noise significant.
+  const Comparison noisy =
+      compare(read(record(0.30, 0.20, 2.0, 3, 0.05)), read(record(0.33, 0.20, 2.0, 3, 0.05)), 0.05, 0.5);
+  EXPECT_FALSE(change_of(noisy, "Backend_Bound").significant);
+}
+
+TEST(Compare, GatesHonourTheFloor) {
+  const Gate up = parse_gate("Backend_Bound>+0.5");
+  // Repeated runs: 0.7 points with p < 1e-6 is past the gate's limit but under the floor.
+  const Comparison repeated =
+      compare(read(record(0.300, 0.2, 2.0, 5, 0.0005)), read(record(0.307, 0.2, 2.0, 5, 0.0005)), 0.05);
+  EXPECT_TRUE(check_gates(repeated, {up})[0].tripped_in.empty());
+  const Comparison repeated_low_floor =
+      compare(read(record(0.300, 0.2, 2.0, 5, 0.0005)), read(record(0.307, 0.2, 2.0, 5, 0.0005)), 0.05, 0.5);
+  EXPECT_EQ(check_gates(repeated_low_floor, {up})[0].tripped_in, std::vector<std::string>{""});
+  // Single runs cannot be judged: the limit and the floor decide.
+  const Comparison single = compare(read(record(0.300, 0.2, 2.0)), read(record(0.307, 0.2, 2.0)), 0.05);
+  EXPECT_TRUE(check_gates(single, {up})[0].tripped_in.empty());
+  const Comparison single_low_floor = compare(read(record(0.300, 0.2, 2.0)), read(record(0.307, 0.2, 2.0)), 0.05, 0.69);
+  EXPECT_EQ(check_gates(single_low_floor, {up})[0].tripped_in.size(), 1u);
+}
+
 TEST(Compare, CsvAndJsonLayouts) {
   const Comparison comparison =
       compare(read(record(0.30, 0.20, 2.0, 5, 0.001)), read(record(0.33, 0.20, 2.0, 5, 0.001)), 0.05);
@@ -175,6 +231,7 @@ TEST(Compare, CsvAndJsonLayouts) {
   EXPECT_NE(csv.find("\n,node,Backend_Bound,1,,fraction,0.3,0.33,"), std::string::npos) << csv;
   const json out = json::parse(render_json(comparison, check_gates(comparison, {parse_gate("Backend_Bound>+2")})));
   EXPECT_EQ(out["format"], "topdown-compare-1");
+  EXPECT_EQ(out["min_change"], kDefaultMinChange);
   const json& backend = out["scopes"][0]["changes"][0];
   EXPECT_EQ(backend["name"], "Backend_Bound");
   EXPECT_NEAR(backend["change"].get<double>(), 3, 1e-9);
@@ -182,6 +239,9 @@ TEST(Compare, CsvAndJsonLayouts) {
   EXPECT_EQ(backend["significant"], true);
   EXPECT_EQ(out["gates"][0]["tripped"], true);
   const std::string text = render_text(comparison, {}, {});
+  EXPECT_NE(text.find("Welch's t-test at alpha 0.05, significant from a change of 1 point (Info metrics: 1%)\n"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("Significant changes, biggest first:\n  Backend_Bound"), std::string::npos) << text;
 }
 
