@@ -221,14 +221,9 @@ std::string scopes_section(const Comparison& comparison, const std::vector<GateV
       "of the slots for tree nodes, in percent of A for Info metrics; hover a row for its p-value.</p>";
   const std::vector<ScopeChanges>& scopes = comparison.scopes;
   if (scoped(comparison)) {
-    out += R"(<p><label>scope <select id="scope-choice">)";
-    for (size_t i = 0; i < scopes.size() && i < kMaxScopes; ++i) {
-      out += fmt::format(R"(<option value="{}">{}</option>)", i, escape(scopes[i].scope));
-    }
-    out += "</select></label></p>";
-    if (scopes.size() > kMaxScopes) {
-      out += fmt::format(R"(<p class="note">The first {} of {} scopes are drawn.</p>)", kMaxScopes, scopes.size());
-    }
+    std::vector<std::string> names;
+    for (const ScopeChanges& scope : scopes) names.push_back(scope.scope);
+    out += choice_of("scope-choice", "scope", names, kMaxScopes);
   }
   for (size_t i = 0; i < scopes.size() && i < kMaxScopes; ++i) {
     const ScopeChanges& scope = scopes[i];

@@ -23,6 +23,10 @@ std::string area_legend();
 // page shares and its own `style`, and a Content-Security-Policy that forbids anything from outside.
 std::string page_start(std::string_view title, std::string_view style);
 
+// A <select id=`id`> labelled `word` that picks one of `names`; only the
+// first `drawn` are drawn, and a note says how many were left out.
+std::string choice_of(std::string_view id, std::string_view word, const std::vector<std::string>& names, size_t drawn);
+
 // The tree of `evaluation` as an icicle: one row per level, each node a box
 // inside its parent's span, as wide as its share of slots (a node of
 // another domain, cycles or stalls, as if it were the same share of slots,

@@ -122,14 +122,9 @@ std::string tree_section(const std::vector<report::Report>& tree, bool whole, co
   out += legend();
   const bool scoped = tree.size() > 1 || !tree.front().scope.empty();
   if (scoped) {
-    out += R"(<p><label>unit <select id="unit-tree">)";
-    for (size_t i = 0; i < tree.size() && i < kMaxTrees; ++i) {
-      out += fmt::format(R"(<option value="{}">{}</option>)", i, escape(tree[i].scope));
-    }
-    out += "</select></label></p>";
-    if (tree.size() > kMaxTrees) {
-      out += fmt::format(R"(<p class="note">The first {} of {} units are drawn.</p>)", kMaxTrees, tree.size());
-    }
+    std::vector<std::string> units;
+    for (const report::Report& report : tree) units.push_back(report.scope);
+    out += choice_of("unit-tree", "unit", units, kMaxTrees);
   }
   for (size_t i = 0; i < tree.size() && i < kMaxTrees; ++i) {
     const eval::Evaluation& evaluation = tree[i].evaluation;
@@ -202,6 +197,18 @@ nlohmann::json page_data(const std::vector<double>& times, const std::vector<Htm
 }
 
 }  // namespace
+
+std::string choice_of(std::string_view id, std::string_view word, const std::vector<std::string>& names, size_t drawn) {
+  std::string out = fmt::format(R"(<p><label>{} <select id="{}">)", word, id);
+  for (size_t i = 0; i < names.size() && i < drawn; ++i) {
+    out += fmt::format(R"(<option value="{}">{}</option>)", i, escape(names[i]));
+  }
+  out += "</select></label></p>";
+  if (names.size() > drawn) {
+    out += fmt::format(R"(<p class="note">The first {} of {} {}s are drawn.</p>)", drawn, names.size(), word);
+  }
+  return out;
+}
 
 std::string page_start(std::string_view title, std::string_view style) {
   return fmt::format(
