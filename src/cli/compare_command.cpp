@@ -1,13 +1,12 @@
 // topdown compare A B: two saved reports (or perf files, imported first)
 // compared node by node, with gates for CI.
 #include <algorithm>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "common/error.h"
+#include "common/input_file.h"
 #include "compare/compare.h"
 #include "html/comparison.h"
 
@@ -15,11 +14,9 @@ namespace topdown::cli {
 namespace {
 
 std::string read_whole(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot read " + path + ": give a saved --json report or a perf stat file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::optional<std::string> text = read_whole_file(path);
+  if (!text) throw Error("cannot read " + path + ": give a saved --json report or a perf stat file");
+  return std::move(*text);
 }
 
 // A --json report as it is; anything else is imported like `topdown import`.

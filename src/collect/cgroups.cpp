@@ -2,11 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
 #include <system_error>
 
 #include "common/error.h"
+#include "common/input_file.h"
 #include "common/strings.h"
 
 namespace topdown::collect {
@@ -81,10 +80,7 @@ Cgroup find_cgroup(std::string_view given, const std::filesystem::path& mount) {
 }
 
 std::vector<Cgroup> find_cgroups(const std::vector<std::string>& given, const std::filesystem::path& mountinfo) {
-  std::ifstream in(mountinfo);
-  std::ostringstream text;
-  text << in.rdbuf();
-  const std::optional<std::filesystem::path> mount = perf_cgroup_mount(text.str());
+  const std::optional<std::filesystem::path> mount = perf_cgroup_mount(read_whole_file(mountinfo).value_or(""));
   if (!mount) {
     throw Error(fmt::format(
         "--cgroup: {} lists no cgroup2 mount and no cgroup hierarchy with the perf_event controller; mount one "

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <sstream>
 
 #include "common/error.h"
 
@@ -16,6 +17,14 @@ std::ifstream open_input(const std::filesystem::path& file, const std::string& w
   std::ifstream in(file);
   if (!in) throw Error("cannot open " + what + " " + file.string() + ": " + std::strerror(errno) + "; " + remedy);
   return in;
+}
+
+std::optional<std::string> read_whole_file(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace topdown

@@ -6,15 +6,11 @@
 
 #include "common/printable.h"
 #include "compare/compare.h"
+#include "report/ansi_colors.h"
 #include "report/csv.h"
 
 namespace topdown::compare {
 namespace {
-
-constexpr const char* kBold = "\033[1m";
-constexpr const char* kRed = "\033[31m";
-constexpr const char* kGreen = "\033[32m";
-constexpr const char* kReset = "\033[0m";
 
 std::string side_text(const SavedReport& report) {
   const SideRuns side = side_runs(report);
@@ -82,7 +78,7 @@ std::vector<Move> significant_moves(const Comparison& comparison) {
 std::string render_text(const Comparison& comparison, const std::vector<GateVerdict>& verdicts,
                         const TextOptions& options) {
   auto paint = [&](const std::string& text, const char* code) {
-    return options.color ? std::string(code) + text + kReset : text;
+    return report::ansi::painted(text, code, options.color);
   };
   std::string out = fmt::format(
       "topdown compare: A = {} -> B = {}; Welch's t-test at alpha {}, significant from a change of {}\n",
@@ -97,7 +93,7 @@ std::string render_text(const Comparison& comparison, const std::vector<GateVerd
     if (moves.empty()) {
       out += fmt::format("\nNo significant change at alpha {}.\n", comparison.alpha);
     } else {
-      out += "\n" + paint("Significant changes, biggest first:", kBold) + "\n";
+      out += "\n" + paint("Significant changes, biggest first:", report::ansi::kBold) + "\n";
       size_t width = 0;
       for (const Move& move : moves) width = std::max(width, move.change->name.size() + move.scope->size() + 3);
       for (const Move& move : moves) {
@@ -117,7 +113,7 @@ std::string render_text(const Comparison& comparison, const std::vector<GateVerd
     auto heading = [&](const char* first) {
       return paint(fmt::format("  {:<{}}  {:>10}  {:>10}  {:>10}  {}", first, name_width, "A", "B", "Change",
                                "Significant"),
-                   kBold) +
+                   report::ansi::kBold) +
              "\n";
     };
     auto row = [&](const Change& change) {
@@ -127,7 +123,7 @@ std::string render_text(const Comparison& comparison, const std::vector<GateVerd
                                      value_text(change.a, change.in_points()), value_text(change.b, change.in_points()),
                                      change_text(change), significance_text(change));
       while (!line.empty() && line.back() == ' ') line.pop_back();
-      if (change.significant) return paint(line, *change.change > 0 ? kRed : kGreen) + "\n";
+      if (change.significant) return paint(line, *change.change > 0 ? report::ansi::kRed : report::ansi::kGreen) + "\n";
       return line + "\n";
     };
     out += "\n" + heading("Node");
@@ -150,7 +146,7 @@ std::string render_text(const Comparison& comparison, const std::vector<GateVerd
     for (const std::string& scope : verdict.tripped_in) where += (where.empty() ? " in " : ", ") + scope;
     out += paint(fmt::format("--fail-if '{}': {}{}", printable(verdict.gate.text), tripped ? "FAILED" : "passed",
                              scoped ? where : ""),
-                 tripped ? kRed : kGreen) +
+                 tripped ? report::ansi::kRed : report::ansi::kGreen) +
            "\n";
   }
   return out;

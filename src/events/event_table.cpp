@@ -1,10 +1,9 @@
 #include "events/event_table.h"
 
 #include <cctype>
-#include <fstream>
-#include <sstream>
 #include <vector>
 
+#include "common/input_file.h"
 #include "common/strings.h"
 #include "cpu/cpu_info.h"
 #include "events/raw_syntax.h"
@@ -66,11 +65,9 @@ void read_attribute(const Token& token, TableEntry& entry, const SourceLocation&
 }  // namespace
 
 EventTable EventTable::load(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw Error(file.string() + ": cannot read this event table");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse(text.str(), file.string());
+  const std::optional<std::string> text = read_whole_file(file);
+  if (!text) throw Error(file.string() + ": cannot read this event table");
+  return parse(*text, file.string());
 }
 
 EventTable EventTable::parse(std::string_view text, const std::string& file_name) {

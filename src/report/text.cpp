@@ -6,16 +6,12 @@
 #include <fmt/ranges.h>
 
 #include "common/printable.h"
+#include "report/ansi_colors.h"
 #include "report/report.h"
 #include "report/value_text.h"
 
 namespace topdown::report {
 namespace {
-
-constexpr const char* kBold = "\033[1m";
-constexpr const char* kRed = "\033[31m";
-constexpr const char* kYellow = "\033[33m";
-constexpr const char* kReset = "\033[0m";
 
 bool shown(const eval::NodeResult& r, const std::map<std::string, bool, std::less<>>& visible, bool verbose) {
   if (verbose || r.node->is_info || r.node->level == 1 || r.on_bottleneck_path) return true;
@@ -107,9 +103,7 @@ std::string spread_text(const eval::NodeResult& r) {
 
 std::string render_text(const eval::Evaluation& evaluation, const counts::Sample& sample, const RunInfo& run,
                         const TextOptions& options) {
-  auto paint = [&](const std::string& text, const char* code) {
-    return options.color ? std::string(code) + text + kReset : text;
-  };
+  auto paint = [&](const std::string& text, const char* code) { return ansi::painted(text, code, options.color); };
   std::string command = run.source;
   for (const auto& word : run.command) command += (command.empty() ? "" : " ") + word;
   if (!run.pids.empty()) command += fmt::format("{}process {}", command.empty() ? "" : ", ", fmt::join(run.pids, ","));
@@ -157,8 +151,8 @@ std::string render_text(const eval::Evaluation& evaluation, const counts::Sample
     if (r.bottleneck) line += " <== bottleneck";
     if (!note.empty()) line += "  (" + note + ")";
     while (!line.empty() && line.back() == ' ') line.pop_back();
-    if (r.bottleneck) return paint(line, kRed) + "\n";
-    if (r.over_threshold) return paint(line, kYellow) + "\n";
+    if (r.bottleneck) return paint(line, ansi::kRed) + "\n";
+    if (r.over_threshold) return paint(line, ansi::kYellow) + "\n";
     return line + "\n";
   };
 
@@ -168,19 +162,19 @@ std::string render_text(const eval::Evaluation& evaluation, const counts::Sample
   out += "\n" +
          paint(fmt::format("  {:<{}}  {:>{}}{}{}", "Node", name_width, "Slots", value_width, spread_heading,
                            "Vendor metric"),
-               kBold) +
+               ansi::kBold) +
          "\n";
   for (const auto* r : tree) out += row(*r, 2 * static_cast<size_t>(r->node->level - 1), r->node->vendor_name);
   if (!info.empty()) {
     out += "\n" +
            paint(fmt::format("  {:<{}}  {:>{}}{}{}", "Info metric", name_width, "Value", value_width, spread_heading,
                              "Unit"),
-                 kBold) +
+                 ansi::kBold) +
            "\n";
     for (const auto* r : info) out += row(*r, 0, r->node->unit);
   }
   if (!run.extra_events.empty()) {
-    out += "\n" + paint("  Events", kBold) + "\n";
+    out += "\n" + paint("  Events", ansi::kBold) + "\n";
     std::vector<std::string> shown_names;
     size_t width = 0;
     for (const auto& event : run.extra_events) {
@@ -232,10 +226,11 @@ std::string render_text(const eval::Evaluation& evaluation, const counts::Sample
     out += "! unstable: the runs differ by more than the value itself.\n";
   }
   if (const eval::NodeResult* bottleneck = evaluation.bottleneck()) {
-    out += paint(fmt::format("Bottleneck: {} ({})", bottleneck->node->name, value_text(*bottleneck)), kBold) + "\n";
+    out +=
+        paint(fmt::format("Bottleneck: {} ({})", bottleneck->node->name, value_text(*bottleneck)), ansi::kBold) + "\n";
     if (!bottleneck->node->advice.empty()) out += "  " + bottleneck->node->advice + "\n";
   }
-  for (const auto& warning : evaluation.warnings) out += paint("warning: " + printable(warning), kYellow) + "\n";
+  for (const auto& warning : evaluation.warnings) out += paint("warning: " + printable(warning), ansi::kYellow) + "\n";
   return out;
 }
 

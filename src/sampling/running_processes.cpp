@@ -4,22 +4,13 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
+#include "common/input_file.h"
 #include "recording/data_format.h"
 
 namespace topdown::sampling {
-namespace {
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-}  // namespace
+namespace {}  // namespace
 
 std::vector<recording::Mapping> executable_mappings(pid_t pid, std::string_view maps) {
   std::vector<recording::Mapping> mappings;
@@ -58,12 +49,12 @@ std::vector<pid_t> running_processes() {
 
 std::string process_records(pid_t pid, uint64_t sample_type) {
   const std::string dir = "/proc/" + std::to_string(pid);
-  std::string comm = read_file(dir + "/comm");
+  std::string comm = read_whole_file(dir + "/comm").value_or("");
   if (comm.empty()) return {};
   if (comm.back() == '\n') comm.pop_back();
   const auto id = recording::SampleId{static_cast<uint32_t>(pid), static_cast<uint32_t>(pid), 0, 0, 0};
   std::string records = recording::encode_comm(id.pid, id.tid, comm, /*exec=*/false, sample_type, id);
-  for (const recording::Mapping& mapping : executable_mappings(pid, read_file(dir + "/maps"))) {
+  for (const recording::Mapping& mapping : executable_mappings(pid, read_whole_file(dir + "/maps").value_or(""))) {
     records += recording::encode_mmap2(mapping, id.tid, PROT_READ | PROT_EXEC, sample_type, id);
   }
   return records;
