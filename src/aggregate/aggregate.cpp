@@ -237,4 +237,15 @@ Aggregation aggregate(const std::vector<counts::Place>& places, const Request& r
   return units.result();
 }
 
+std::vector<CgroupPlaces> split_by_cgroup(const std::vector<counts::Place>& places) {
+  std::vector<CgroupPlaces> cgroups;
+  for (const counts::Place& place : places) {
+    auto found = std::find_if(cgroups.begin(), cgroups.end(),
+                              [&](const CgroupPlaces& cgroup) { return cgroup.cgroup == place.cgroup; });
+    if (found == cgroups.end()) found = cgroups.insert(cgroups.end(), CgroupPlaces{place.cgroup, {}});
+    found->places.push_back(place);
+  }
+  return cgroups;
+}
+
 }  // namespace topdown::aggregate

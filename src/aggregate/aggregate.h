@@ -86,4 +86,13 @@ struct Aggregation {
 // (per-core rows for --per-thread, say) or a CPU is missing from the topology.
 Aggregation aggregate(const std::vector<counts::Place>& places, const Request& request);
 
+// Places counted with --cgroup, one list per cgroup (counts::Place::cgroup)
+// in order of its first place. Each is a whole of its own: cgroups nest, so
+// their sum would count a task once per cgroup that holds it.
+struct CgroupPlaces {
+  std::string cgroup;
+  std::vector<counts::Place> places;
+};
+std::vector<CgroupPlaces> split_by_cgroup(const std::vector<counts::Place>& places);
+
 }  // namespace topdown::aggregate

@@ -1,5 +1,7 @@
 #include "cli/html_output.h"
 
+#include "common/strings.h"
+
 namespace topdown::cli {
 namespace {
 
@@ -45,6 +47,10 @@ std::string counting_words(const StatOptions& options) {
     words = "CPUs " + options.cpu_list + " (-C)";
   } else {
     words = "the command, its threads and children";
+  }
+  if (!options.cgroups.empty()) {
+    words = "the tasks of cgroups " + join(options.cgroups, ",") + " (-G) on " +
+            (options.cpu_list.empty() ? "every online CPU" : "CPUs " + options.cpu_list);
   }
   words += options.include_kernel ? ", user and kernel mode" : ", user mode";
   if (options.interval_ms) words += ", every " + std::to_string(*options.interval_ms) + " ms";

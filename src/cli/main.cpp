@@ -71,6 +71,12 @@ void add_live_options(CLI::App& command, topdown::cli::StatOptions& stat) {
   command.add_option("-p,--pid", stat.pids, "Count these running processes (PID[,PID])")
       ->delimiter(',')
       ->check(CLI::PositiveNumber);
+  command
+      .add_option("-G,--cgroup", stat.cgroups,
+                  "Count only the tasks of these cgroups (PATH[,PATH], under the cgroup mount as in "
+                  "/proc/PID/cgroup), each its own report, on every CPU or those of -C")
+      ->delimiter(',')
+      ->excludes("--pid");
   auto* user =
       command.add_option("--user", stat.user,
                          "Run the command as this user (needs root; under sudo the default is the user who ran sudo)");

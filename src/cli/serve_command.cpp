@@ -69,7 +69,7 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& options) {
       ->excludes(all)
       ->excludes(cpus);
   command
-      ->add_option("-G,--cgroup", options.cgroups,
+      ->add_option("-G,--cgroup", stat.cgroups,
                    "Count only the tasks of these cgroups (PATH[,PATH], under the cgroup mount as in "
                    "/proc/PID/cgroup), each its own series, on every CPU or those of -C")
       ->delimiter(',')
@@ -99,7 +99,6 @@ int run_serve(const ServeOptions& options) {
   const schedule::Plan plan =
       schedule::make_plan(context.model, planning.vars, planning.selection, context.resolver, planning.budget);
   collect::Target target = settings::stat_target(stat);
-  target.cgroups = collect::find_cgroups(options.cgroups);
   const bool cpus_counted = !target.cpus.empty();
   // A cgroup's whole is one series per cgroup; its units only when asked.
   if (stat.per == aggregate::View::Global && cpus_counted && target.cgroups.empty()) {

@@ -10,11 +10,10 @@
 namespace topdown::cli {
 
 struct ServeOptions {
-  // The model, what is counted (-a, -C, -p), -I, --per-*, -l and --kernel,
-  // as stat takes them.
+  // The model, what is counted (-a, -C, -p, -G), -I, --per-*, -l and
+  // --kernel, as stat takes them.
   settings::StatOptions stat;
   std::string listen{serve::kDefaultListen};
-  std::vector<std::string> cgroups;  // --cgroup: counted on the CPUs of -a or -C, each its own series
 };
 
 // Adds the subcommand and its options to `app`, filling `options`.

@@ -32,23 +32,32 @@ class Analysis {
     run_.command = options.command;
     run_.cpus = target.cpus;
     run_.pids.assign(target.pids.begin(), target.pids.end());
+    for (const collect::Cgroup& cgroup : target.cgroups) run_.cgroups.push_back(cgroup.name);
     run_.groups = static_cast<int>(plan.groups.size());
     run_.multiplexed = plan.multiplexed() && !options.no_multiplex;
     run_.extra_events = options.extra_events;
   }
 
-  // The reports of one record: of `sample`, or of each unit of `places`.
-  // `notes` are the run's warnings, for every report.
+  // The reports of one record: of `sample`, or of each unit of `places`;
+  // with -G of each cgroup, then of each of its units. `notes` are the run's
+  // warnings, for every report.
   std::vector<report::Report> reports(const counts::Sample& sample, const std::vector<counts::Place>& places,
-                                      const report::RunInfo& run, std::vector<std::string> notes) const {
-    if (!units_) return {report_of("", sample, run, notes)};
-    aggregate::Aggregation split = units_->split(places);
-    notes.insert(notes.end(), split.warnings.begin(), split.warnings.end());
+                                      const report::RunInfo& run, const std::vector<std::string>& notes) const {
     std::vector<report::Report> reports;
-    for (const aggregate::Unit& unit : split.units) {
-      report::RunInfo unit_run = run;
-      unit_run.elapsed_s = unit.sample.duration_s;
-      reports.push_back(report_of(unit.label, unit.sample, unit_run, notes));
+    if (run_.cgroups.empty()) {
+      if (!units_) return {report_of("", sample, run, notes)};
+      add_units(places, "", run, notes, reports);
+      return reports;
+    }
+    for (const aggregate::CgroupPlaces& cgroup : aggregate::split_by_cgroup(places)) {
+      const counts::Sample whole = aggregate::aggregate(cgroup.places, aggregate::Request{}).units.at(0).sample;
+      std::vector<std::string> cgroup_notes = notes;
+      if (!whole.any_enabled()) {
+        cgroup_notes.push_back("cgroup " + cgroup.cgroup +
+                               ": none of its tasks ran on the counted CPUs, so nothing was measured");
+      }
+      reports.push_back(report_of(cgroup.cgroup, whole, run, cgroup_notes));
+      if (units_) add_units(cgroup.places, cgroup.cgroup + " ", run, notes, reports);
     }
     return reports;
   }
@@ -68,6 +77,17 @@ class Analysis {
   }
 
  private:
+  void add_units(const std::vector<counts::Place>& places, const std::string& prefix, const report::RunInfo& run,
+                 std::vector<std::string> notes, std::vector<report::Report>& reports) const {
+    aggregate::Aggregation split = units_->split(places);
+    notes.insert(notes.end(), split.warnings.begin(), split.warnings.end());
+    for (const aggregate::Unit& unit : split.units) {
+      report::RunInfo unit_run = run;
+      unit_run.elapsed_s = unit.sample.duration_s;
+      reports.push_back(report_of(prefix + unit.label, unit.sample, unit_run, notes));
+    }
+  }
+
   report::Report report_of(const std::string& scope, const counts::Sample& sample, const report::RunInfo& run,
                            const std::vector<std::string>& notes) const {
     eval::Evaluation evaluation = evaluator_.evaluate(sample);
@@ -113,7 +133,8 @@ int count_and_report(const StatOptions& options, const Context& context, const s
 
   ReportSink sink(options.report.output);
   HtmlOutput html(options.report, context.model, counting_words(options));
-  report::ReportWriter writer(report_layout(options.report, options.interval_ms.has_value(), units.has_value()));
+  report::ReportWriter writer(
+      report_layout(options.report, options.interval_ms.has_value(), units.has_value() || !target.cgroups.empty()));
   collect::IntervalOptions intervals;
   if (options.interval_ms) {
     intervals.period = std::chrono::milliseconds(*options.interval_ms);

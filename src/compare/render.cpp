@@ -33,7 +33,9 @@ std::string value_text(const std::optional<double>& value, bool fraction) {
 
 std::string change_text(const Change& change) {
   if (!change.change) return "n/a";
-  return change.in_points() ? fmt::format("{:+.1f} pt", *change.change) : fmt::format("{:+.1f}%", *change.change);
+  // A drift that rounds to nothing has no sign to show ("-0.0" reads as a fall).
+  const double shown = std::abs(*change.change) < 0.05 ? 0.0 : *change.change;
+  return change.in_points() ? fmt::format("{:+.1f} pt", shown) : fmt::format("{:+.1f}%", shown);
 }
 
 // Below 0.0001 the digits say nothing more (with thousands of intervals p

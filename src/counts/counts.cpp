@@ -19,6 +19,10 @@ const Count* Sample::find(std::string_view event, int group) const {
   return it == events.end() ? nullptr : &it->second;
 }
 
+bool Sample::any_enabled() const {
+  return std::any_of(events.begin(), events.end(), [](const auto& event) { return event.second.time_enabled > 0; });
+}
+
 void Sample::add(const EventKey& key, const Count& count) {
   Count& total = events[key];
   total.value += count.value;

@@ -74,6 +74,9 @@ struct Sample {
   // The event's own count (group 0), or its copy counted in `group`.
   const Count* find(std::string_view event, int group = 0) const;
   void add(const EventKey& key, const Count& count);  // sums value and times
+  // Whether any event was enabled: a cgroup (or thread) that never ran while
+  // counting has none, and nothing was measured.
+  bool any_enabled() const;
 };
 
 // Counts of one place (a CPU, core, socket or thread), labelled as perf

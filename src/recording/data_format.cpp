@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "common/error.h"
 
@@ -39,14 +40,38 @@ json group_json(const SampledGroup& group) {
           {"frequency", group.frequency}};
 }
 
+// nlohmann converts a float or an out-of-range integer to T with a plain
+// cast: undefined for floats, silently wrapped for integers. A header is
+// untrusted input, so anything but an integer that fits T is corrupt.
+template <typename T>
+T integer(const json& value) {
+  if (value.is_number_unsigned()) {
+    const auto number = value.get<uint64_t>();
+    if (std::in_range<T>(number)) return static_cast<T>(number);
+  } else if (value.is_number_integer()) {
+    const auto number = value.get<int64_t>();
+    if (std::in_range<T>(number)) return static_cast<T>(number);
+  }
+  throw json::type_error::create(302, "expected an integer that fits its field", &value);
+}
+
+template <typename T>
+std::vector<T> integers(const json& value) {
+  if (!value.is_array()) throw json::type_error::create(302, "expected an array of integers", &value);
+  std::vector<T> numbers;
+  numbers.reserve(value.size());
+  for (const json& number : value) numbers.push_back(integer<T>(number));
+  return numbers;
+}
+
 SampledGroup group_from(const json& value) {
   SampledGroup group;
   group.events = value.at("events").get<std::vector<std::string>>();
   if (group.events.empty()) throw json::other_error::create(501, "a group without events", &value);
-  group.copies.number = value.at("copies").at("number").get<int>();
+  group.copies.number = integer<int>(value.at("copies").at("number"));
   for (const auto& event : value.at("copies").at("events")) group.copies.events.insert(event.get<std::string>());
-  group.period = value.at("period").get<uint64_t>();
-  group.frequency = value.at("frequency").get<uint64_t>();
+  group.period = integer<uint64_t>(value.at("period"));
+  group.frequency = integer<uint64_t>(value.at("frequency"));
   return group;
 }
 
@@ -86,17 +111,17 @@ FileHeader parse_header_json(std::string_view text, const std::string& file) {
     Header& header = parsed.header;
     header.model = document.at("model").get<std::string>();
     header.cpu = document.at("cpu").get<std::string>();
-    header.level = document.at("level").get<int>();
+    header.level = integer<int>(document.at("level"));
     header.command = document.at("command").get<std::string>();
     header.smt_enabled = document.at("smt_enabled").get<bool>();
-    header.cpus_online = document.at("cpus_online").get<int>();
+    header.cpus_online = integer<int>(document.at("cpus_online"));
     for (const auto& group : document.at("groups")) header.groups.push_back(group_from(group));
-    parsed.sample_type = document.at("sample_type").get<uint64_t>();
-    parsed.read_format = document.at("read_format").get<uint64_t>();
+    parsed.sample_type = integer<uint64_t>(document.at("sample_type"));
+    parsed.read_format = integer<uint64_t>(document.at("read_format"));
     for (const auto& value : document.at("streams")) {
       Stream stream;
-      stream.group = value.at("group").get<uint32_t>();
-      stream.ids = value.at("ids").get<std::vector<uint64_t>>();
+      stream.group = integer<uint32_t>(value.at("group"));
+      stream.ids = integers<uint64_t>(value.at("ids"));
       stream.per_thread = value.at("per_thread").get<bool>();
       if (stream.group >= header.groups.size() || stream.ids.size() != header.groups[stream.group].events.size()) {
         throw json::other_error::create(501, "a stream that does not match its group", &value);

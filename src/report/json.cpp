@@ -82,6 +82,7 @@ nlohmann::json json_object(const eval::Evaluation& evaluation, const counts::Sam
       {"signal", run.signal ? nlohmann::json(*run.signal) : nlohmann::json()},
       {"cpus", run.cpus},
       {"pids", run.pids},
+      {"cgroups", run.cgroups},
       {"groups", run.groups},
       {"multiplexed", run.multiplexed},
       {"multiplex_ratio", evaluation.counted_share},

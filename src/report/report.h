@@ -35,6 +35,7 @@ struct RunInfo {
   std::vector<std::string> command;  // the workload (empty for an import)
   std::vector<int> cpus;             // counted system-wide on these CPUs (-a, -C)
   std::vector<int> pids;             // counted on these running processes (-p)
+  std::vector<std::string> cgroups;  // on those CPUs only these cgroups' tasks (-G), each its own report
   std::string source;                // the imported file (empty for a live run)
   double elapsed_s = 0;              // the run's wall time; an interval's length for an interval record
   std::optional<int> exit_code;

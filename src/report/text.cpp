@@ -108,6 +108,7 @@ std::string render_text(const eval::Evaluation& evaluation, const counts::Sample
   for (const auto& word : run.command) command += (command.empty() ? "" : " ") + word;
   if (!run.pids.empty()) command += fmt::format("{}process {}", command.empty() ? "" : ", ", fmt::join(run.pids, ","));
   if (!run.cpus.empty()) command += fmt::format("{}CPUs {}", command.empty() ? "" : ", ", fmt::join(run.cpus, ","));
+  if (!run.cgroups.empty()) command += fmt::format(" (cgroups {})", fmt::join(run.cgroups, ","));
   // The command, a file's event names and the warnings quoting them may hold
   // any bytes (an imported binary file): none may drive the terminal.
   const std::string runs = evaluation.runs > 0 ? fmt::format(", {} runs, mean", evaluation.runs) : "";

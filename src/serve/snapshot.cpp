@@ -1,6 +1,5 @@
 #include "serve/snapshot.h"
 
-#include <algorithm>
 #include <cmath>
 #include <exception>
 
@@ -107,23 +106,14 @@ void SnapshotBuilder::add_units(const std::vector<counts::Place>& places, const 
   }
 }
 
-// Each cgroup's CPUs added up, then split into the view's units: the sum
-// over every cgroup would mean nothing when one holds another.
+// Each cgroup's CPUs added up, then split into the view's units.
 std::vector<ScopeResult> SnapshotBuilder::evaluate_cgroups(const std::vector<counts::Place>& places) {
-  std::vector<std::string> cgroups;
-  for (const counts::Place& place : places) {
-    if (std::find(cgroups.begin(), cgroups.end(), place.cgroup) == cgroups.end()) cgroups.push_back(place.cgroup);
-  }
   std::vector<ScopeResult> scopes;
-  for (const std::string& cgroup : cgroups) {
-    std::vector<counts::Place> its_places;
-    for (const counts::Place& place : places) {
-      if (place.cgroup == cgroup) its_places.push_back(place);
-    }
-    const Labels labels{{"cgroup", cgroup}};
-    const counts::Sample sample = aggregate::aggregate(its_places, aggregate::Request{}).units.at(0).sample;
-    scopes.push_back(scope_result({{"scope", "cgroup"}, {"cgroup", cgroup}}, cgroup, sample));
-    add_units(its_places, labels, cgroup + " ", scopes);
+  for (const aggregate::CgroupPlaces& cgroup : aggregate::split_by_cgroup(places)) {
+    const Labels labels{{"cgroup", cgroup.cgroup}};
+    const counts::Sample sample = aggregate::aggregate(cgroup.places, aggregate::Request{}).units.at(0).sample;
+    scopes.push_back(scope_result({{"scope", "cgroup"}, {"cgroup", cgroup.cgroup}}, cgroup.cgroup, sample));
+    add_units(cgroup.places, labels, cgroup.cgroup + " ", scopes);
   }
   return scopes;
 }
@@ -136,8 +126,7 @@ ScopeResult SnapshotBuilder::scope_result(Labels labels, std::string report_scop
   }
   report::RunInfo run = run_;
   run.elapsed_s = sample.duration_s;
-  const bool idle = std::none_of(sample.events.begin(), sample.events.end(),
-                                 [](const auto& event) { return event.second.time_enabled > 0; });
+  const bool idle = !sample.any_enabled();
   ScopeResult result{
       std::move(labels), {std::move(report_scope), evaluator_.evaluate(sample), sample, std::move(run)}, totals, idle};
   return result;

@@ -44,6 +44,7 @@ struct StatOptions {
   bool system_wide = false;                       // -a: every online CPU
   std::string cpu_list;                           // -C LIST: these CPUs
   std::vector<int> pids;                          // -p PID[,PID]: attach to running processes
+  std::vector<std::string> cgroups;               // -G PATH[,PATH]: only these cgroups' tasks, on every CPU or -C's
   bool no_multiplex = false;                      // run the command once per counter group
   int repeat = 1;                                 // -r N: run the command N times, report means and spreads
   std::string user;                               // --user NAME: who the command runs as (as root)

@@ -44,8 +44,8 @@ void check_countable(const StatOptions& options, const cpu::CpuInfo& cpu, const 
                 " CPUs (" + model.title + "), whose events this " + cpu::vendor_name(cpu.id.vendor) +
                 " CPU cannot count; use --print-perf or --print-groups with it, or leave out --cpu");
   }
-  const bool has_target =
-      !options.command.empty() || !options.pids.empty() || options.system_wide || !options.cpu_list.empty();
+  const bool has_target = !options.command.empty() || !options.pids.empty() || options.system_wide ||
+                          !options.cpu_list.empty() || !options.cgroups.empty();
   if (!has_target) {
     throw Error("no command to measure; usage: topdown stat [options] -- CMD [ARGS...] (or -p PID, or -a)");
   }
@@ -57,6 +57,9 @@ void check_live_options(const StatOptions& options) {
         "--no-multiplex reruns the command once per counter group, so its intervals would not line up; "
         "leave out -I or --no-multiplex");
   }
+  if (options.report.columns && !options.cgroups.empty()) {
+    throw Error("--columns shows one line per record, not one per cgroup; leave out --columns or -G");
+  }
 }
 
 void check_repeat_options(const StatOptions& options) {
@@ -65,8 +68,8 @@ void check_repeat_options(const StatOptions& options) {
     throw Error(fmt::format("-r repeats a command and reports the runs' means; {}", what));
   };
   if (options.interval_ms) refuse("its intervals would not line up: leave out -I or -r");
-  if (!options.pids.empty() || options.system_wide || !options.cpu_list.empty()) {
-    refuse("-p, -a and -C count what runs already, which cannot be rerun: give a command instead");
+  if (!options.pids.empty() || options.system_wide || !options.cpu_list.empty() || !options.cgroups.empty()) {
+    refuse("-p, -a, -C and -G count what runs already, which cannot be rerun: give a command instead");
   }
   if (options.per != aggregate::View::Global) refuse("reports per unit are not repeated: leave out --per-*");
   if (options.command.empty()) refuse("give the command to repeat after --");
@@ -76,7 +79,11 @@ collect::Target stat_target(const StatOptions& options, const std::filesystem::p
   collect::Target target;
   target.command = options.command;
   target.pids.assign(options.pids.begin(), options.pids.end());
-  if (options.system_wide || !options.cpu_list.empty()) target.cpus = collect::select_cpus(options.cpu_list, cpu_dir);
+  // perf counts a cgroup per CPU: without -C, on every CPU.
+  if (options.system_wide || !options.cpu_list.empty() || !options.cgroups.empty()) {
+    target.cpus = collect::select_cpus(options.cpu_list, cpu_dir);
+  }
+  if (!options.cgroups.empty()) target.cgroups = collect::find_cgroups(options.cgroups);
   return target;
 }
 

@@ -44,15 +44,18 @@ schedule::CounterBudget counter_budget(const cpu::CpuInfo& cpu, const model::Mod
 void check_countable(const StatOptions& options, const cpu::CpuInfo& cpu, const model::Model& model);
 
 // Throws Error for options that cannot be counted together: --no-multiplex
-// with -I.
+// with -I, --columns with -G.
 void check_live_options(const StatOptions& options);
 
 // Throws Error for what -r N (N > 1) cannot repeat: intervals, running
-// processes or CPUs (-p, -a, -C: nothing to rerun), reports per unit.
+// processes, CPUs or cgroups (-p, -a, -C, -G: nothing to rerun), reports per
+// unit.
 void check_repeat_options(const StatOptions& options);
 
 // What stat counts: the command, the -p processes, or the CPUs of -a or -C
-// (checked against the online CPUs under `cpu_dir`; Error naming the list).
+// (checked against the online CPUs under `cpu_dir`; Error naming the list),
+// and on them only the cgroups of -G (every CPU when -C is left out; Error
+// naming a cgroup that does not exist).
 collect::Target stat_target(const StatOptions& options,
                             const std::filesystem::path& cpu_dir = "/sys/devices/system/cpu");
 

@@ -163,5 +163,26 @@ TEST(Aggregate, MixedPlacesAreAnError) {
   EXPECT_THROW(aggregate(mixed, Request{}), Error);
 }
 
+TEST(SplitByCgroup, EachCgroupKeepsItsOwnPlacesInOrderOfFirstSight) {
+  std::vector<counts::Place> places;
+  for (const auto& [number, cgroup] : std::vector<std::pair<int, std::string>>{
+           {0, "/web"}, {0, "/web/worker"}, {1, "/web"}, {1, "/web/worker"}, {2, "/db"}}) {
+    counts::Place place = cpu(number, 100.0 * (number + 1), 10);
+    place.cgroup = cgroup;
+    places.push_back(place);
+  }
+  const std::vector<CgroupPlaces> cgroups = split_by_cgroup(places);
+  ASSERT_EQ(cgroups.size(), 3u);
+  EXPECT_EQ(cgroups[0].cgroup, "/web");
+  EXPECT_EQ(cgroups[1].cgroup, "/web/worker");
+  EXPECT_EQ(cgroups[2].cgroup, "/db");
+  ASSERT_EQ(cgroups[0].places.size(), 2u);
+  EXPECT_EQ(cgroups[0].places[1].label, "CPU1");
+  // A nested cgroup's counts are not added into the one that holds it.
+  EXPECT_DOUBLE_EQ(value(aggregate(cgroups[0].places, Request{}).units.at(0), "cycles"), 300);
+  EXPECT_EQ(cgroups[2].places.at(0).label, "CPU2");
+  EXPECT_TRUE(split_by_cgroup({}).empty());
+}
+
 }  // namespace
 }  // namespace topdown::aggregate

@@ -67,6 +67,24 @@ TEST(Compare, SingleRunsChangeInPointsAndPercentWithoutJudgement) {
   EXPECT_EQ(change_of(comparison, "IPC").area, "");
 }
 
+TEST(Compare, ChangeTextRoundsToOneDecimalWithoutANegativeZero) {
+  Change points;
+  points.level = 1;
+  points.change = -0.04;
+  EXPECT_EQ(change_text(points), "+0.0 pt");
+  points.change = -0.06;
+  EXPECT_EQ(change_text(points), "-0.1 pt");
+  points.change = 2.26;
+  EXPECT_EQ(change_text(points), "+2.3 pt");
+  Change percent;
+  percent.change = -0.01;
+  EXPECT_EQ(change_text(percent), "+0.0%");
+  percent.change = -25;
+  EXPECT_EQ(change_text(percent), "-25.0%");
+  percent.change = std::nullopt;
+  EXPECT_EQ(change_text(percent), "n/a");
+}
+
 TEST(Compare, RepeatedRunsAreJudgedByWelchsTest) {
   const Comparison comparison =
       compare(read(record(0.30, 0.20, 2.0, 5, 0.005)), read(record(0.32, 0.20, 2.0, 4, 0.008)), 0.05);

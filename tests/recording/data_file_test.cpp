@@ -246,5 +246,36 @@ TEST_F(DataFile, CorruptFilesGiveOneLineErrors) {
   expect_error(path_ + ".missing", "cannot open");
 }
 
+// The header's numbers come from an untrusted file: a float, a negative or an
+// integer too wide for its field is corrupt, not cast (1e300 into a uint64_t
+// is undefined; 2^32 as a group index would wrap to group 0).
+TEST(DataFileHeader, NumbersThatDoNotFitTheirFieldsAreCorrupt) {
+  const std::string text = encode_file_start(two_event_header()).substr(kFileStartBytes);
+  const FileHeader intact = parse_header_json(text, "intact");
+  EXPECT_EQ(intact.streams.at(0).ids, (std::vector<uint64_t>{kLeader, kMember}));
+  EXPECT_EQ(intact.header.level, 2);
+  for (const auto& [field, damaged] : std::vector<std::pair<std::string, std::string>>{
+           {"\"ids\":[10,11]", "\"ids\":[10,1e300]"},
+           {"\"ids\":[10,11]", "\"ids\":[10,-11]"},
+           {"\"group\":0", "\"group\":4294967296"},
+           {"\"level\":2", "\"level\":2.5"},
+           {"\"sample_type\":" + std::to_string(kSampleType), "\"sample_type\":-1"},
+           {"\"frequency\":1000", "\"frequency\":7.7e35"},
+           {"\"number\":0", "\"number\":3000000000"}}) {
+    std::string changed = text;
+    const std::size_t at = changed.find(field);
+    ASSERT_NE(at, std::string::npos) << field << " in " << text;
+    changed.replace(at, field.size(), damaged);
+    try {
+      parse_header_json(changed, "damaged.data");
+      ADD_FAILURE() << "no error for " << damaged;
+    } catch (const Error& error) {
+      const std::string message = error.what();
+      EXPECT_EQ(message.rfind("damaged.data: corrupt header", 0), 0u) << message;
+      EXPECT_NE(message.find("integer"), std::string::npos) << message;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace topdown::recording

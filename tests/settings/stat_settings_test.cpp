@@ -125,6 +125,9 @@ TEST_F(StatSettings, SomethingMustBeCounted) {
   options_.pids.clear();
   options_.cpu_list = "0";
   EXPECT_EQ(error_of([&] { check_countable(options_, ice_lake(), icl_); }), "");
+  options_.cpu_list.clear();
+  options_.cgroups = {"/system.slice"};  // counted on every CPU
+  EXPECT_EQ(error_of([&] { check_countable(options_, ice_lake(), icl_); }), "");
 }
 
 TEST_F(StatSettings, NoMultiplexHasNoIntervals) {
@@ -134,6 +137,14 @@ TEST_F(StatSettings, NoMultiplexHasNoIntervals) {
   EXPECT_EQ(error_of([&] { check_live_options(options_); }),
             "--no-multiplex reruns the command once per counter group, so its intervals would not line up; leave "
             "out -I or --no-multiplex");
+}
+
+TEST_F(StatSettings, CgroupsAreNotColumns) {
+  options_.report.columns = true;
+  EXPECT_EQ(error_of([&] { check_live_options(options_); }), "");
+  options_.cgroups = {"/a", "/b"};
+  EXPECT_EQ(error_of([&] { check_live_options(options_); }),
+            "--columns shows one line per record, not one per cgroup; leave out --columns or -G");
 }
 
 TEST_F(StatSettings, TheTargetIsTheCommandProcessesOrCpus) {
@@ -149,6 +160,27 @@ TEST_F(StatSettings, TheTargetIsTheCommandProcessesOrCpus) {
   EXPECT_EQ(stat_target(options_, sys.root()).cpus, (std::vector<int>{0, 1, 2, 3}));
   options_.cpu_list = "1,3";
   EXPECT_EQ(stat_target(options_, sys.root()).cpus, (std::vector<int>{1, 3}));
+}
+
+TEST_F(StatSettings, CgroupsAreCountedOnEveryCpuOrThoseOfC) {
+  testing::TempTree sys;
+  sys.write("online", "0-3\n");
+  options_.pids.clear();
+  options_.cgroups = {"/"};  // the root cgroup: there whenever cgroups are mounted
+  collect::Target target;
+  try {
+    target = stat_target(options_, sys.root());
+  } catch (const Error& error) {
+    GTEST_SKIP() << "this machine counts no cgroups: " << error.what();
+  }
+  EXPECT_EQ(target.cpus, (std::vector<int>{0, 1, 2, 3}));
+  ASSERT_EQ(target.cgroups.size(), 1u);
+  EXPECT_EQ(target.cgroups[0].name, "/");
+  options_.cpu_list = "2";
+  EXPECT_EQ(stat_target(options_, sys.root()).cpus, (std::vector<int>{2}));
+  options_.cgroups = {"/no/such/cgroup"};
+  EXPECT_NE(error_of([&] { stat_target(options_, sys.root()); }).find("'/no/such/cgroup': no such cgroup"),
+            std::string::npos);
 }
 
 TEST_F(StatSettings, UnitsNeedATargetThatSplitsIntoThem) {
@@ -224,6 +256,9 @@ TEST(RepeatSettings, RepeatNeedsACommandAlone) {
   StatOptions everywhere = options;
   everywhere.system_wide = true;
   EXPECT_NE(message_of(everywhere).find("give a command instead"), std::string::npos);
+  StatOptions cgroup = options;
+  cgroup.cgroups = {"/system.slice"};
+  EXPECT_NE(message_of(cgroup).find("give a command instead"), std::string::npos);
   StatOptions per_core = options;
   per_core.per = aggregate::View::Core;
   EXPECT_NE(message_of(per_core).find("leave out --per-*"), std::string::npos);

@@ -1,0 +1,137 @@
+// topdown stat -G: each cgroup's tasks counted on every CPU and reported as
+// their own whole (and, with --per-*, their own units), end to end with the
+// software-event model in scratch cgroups.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "collect/collect.h"
+#include "run_command.h"
+#include "support/scratch_cgroup.h"
+
+namespace topdown::testing {
+namespace {
+
+const std::string kStat =
+    std::string(TOPDOWN_BIN) + " stat --model " + std::string(TOPDOWN_SOURCE_DIR) + "/tests/data/software.model";
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+const nlohmann::json& event_of(const nlohmann::json& record, const std::string& name) {
+  for (const auto& event : record["events"]) {
+    if (event["name"] == name) return event;
+  }
+  throw std::out_of_range(name + " in " + record.dump());
+}
+
+const nlohmann::json& node_of(const nlohmann::json& record, const std::string& name) {
+  for (const auto& node : record["nodes"]) {
+    if (node["name"] == name) return node;
+  }
+  throw std::out_of_range(name + " in " + record.dump());
+}
+
+// Runs `stat_options` while a process spins in `busy`; stat's result.
+CommandResult stat_beside_a_spinner(const ScratchCgroup& busy, const std::string& stat_options) {
+  const std::string spinner = "sh -c 'echo $$ > " + (busy.directory() / "cgroup.procs").string() +
+                              " && exec sh -c \"while :; do :; done\"' & spinner=$!; sleep 0.2; ";
+  return run_command("(" + spinner + kStat + " " + stat_options + "; status=$?; kill $spinner; exit $status)");
+}
+
+class CgroupStat : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (run_command(kStat + " -a -- true").exit_code != 0) {
+      GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
+    }
+    std::string why_not;
+    busy_ = ScratchCgroup::create("busy", why_not);
+    idle_ = ScratchCgroup::create("idle", why_not);
+    if (!busy_ || !idle_) GTEST_SKIP() << why_not;
+  }
+
+  std::unique_ptr<ScratchCgroup> busy_;
+  std::unique_ptr<ScratchCgroup> idle_;
+};
+
+TEST_F(CgroupStat, EachCgroupIsAReportOfItsOwnTasksOnEveryCpu) {
+  const CommandResult r =
+      stat_beside_a_spinner(*busy_, "-G " + busy_->name() + "," + idle_->name() + " -I 200 --json -- sleep 0.6");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, nlohmann::json> whole;
+  std::map<std::string, double> intervals_task_clock;
+  for (const std::string& line : lines_of(r.err)) {
+    const nlohmann::json record = nlohmann::json::parse(line);
+    const std::string scope = record["scope"];
+    if (record["time"].is_null()) {
+      whole[scope] = record;
+    } else {
+      intervals_task_clock[scope] += event_of(record, "task-clock")["value"].get<double>();
+    }
+  }
+  ASSERT_EQ(whole.size(), 2u) << r.err;
+  const nlohmann::json& busy = whole.at(busy_->name());
+  const nlohmann::json& idle = whole.at(idle_->name());
+  EXPECT_EQ(busy["cgroups"], (std::vector<std::string>{busy_->name(), idle_->name()}));
+  EXPECT_EQ(busy["cpus"], collect::select_cpus(""));
+
+  // One spinning process: up to one CPU for the 0.6 s, less on a busier machine.
+  const double elapsed_ns = busy["elapsed_s"].get<double>() * 1e9;
+  const double busy_clock = event_of(busy, "task-clock")["value"].get<double>();
+  EXPECT_GT(busy_clock, 0.15 * elapsed_ns) << busy.dump();
+  EXPECT_LT(busy_clock, 1.05 * elapsed_ns) << busy.dump();
+  EXPECT_DOUBLE_EQ(intervals_task_clock[busy_->name()], busy_clock);
+  EXPECT_TRUE(node_of(busy, "On_CPU")["value"].is_number()) << busy.dump();
+
+  // No task ran in `idle`: nothing enabled, nothing shown as a value.
+  EXPECT_EQ(event_of(idle, "task-clock")["value"].get<double>(), 0);
+  EXPECT_EQ(event_of(idle, "task-clock")["time_enabled_ns"].get<double>(), 0);
+  EXPECT_TRUE(node_of(idle, "On_CPU")["value"].is_null()) << idle.dump();
+  const auto warnings = idle["warnings"].get<std::vector<std::string>>();
+  EXPECT_NE(
+      std::find(warnings.begin(), warnings.end(),
+                "cgroup " + idle_->name() + ": none of its tasks ran on the counted CPUs, so nothing was measured"),
+      warnings.end())
+      << idle.dump();
+}
+
+TEST_F(CgroupStat, PerSocketSplitsEachCgroupIntoItsOwnSockets) {
+  const CommandResult r =
+      stat_beside_a_spinner(*busy_, "-G " + busy_->name() + "," + idle_->name() + " --per-socket -C 0 -- sleep 0.3");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // Text: each cgroup's whole, then its sockets (CPU 0 is on one socket).
+  std::vector<std::string> headings;
+  for (const std::string& line : lines_of(r.err)) {
+    if (line.rfind("=== ", 0) == 0) headings.push_back(line);
+  }
+  ASSERT_EQ(headings.size(), 4u) << r.err;
+  EXPECT_EQ(headings[0], "=== " + busy_->name() + " ===");
+  EXPECT_EQ(headings[1].rfind("=== " + busy_->name() + " S", 0), 0u) << headings[1];
+  EXPECT_EQ(headings[2], "=== " + idle_->name() + " ===");
+  EXPECT_EQ(headings[3].rfind("=== " + idle_->name() + " S", 0), 0u) << headings[3];
+  EXPECT_NE(r.err.find("CPUs 0 (cgroups " + busy_->name() + "," + idle_->name() + ")"), std::string::npos) << r.err;
+}
+
+TEST(CgroupStatErrors, AMissingCgroupOrColumnsAreOneLine) {
+  for (const auto& [options, message] : std::vector<std::pair<std::string, std::string>>{
+           {"-G /no/such/cgroup -- true", "topdown: --cgroup '/no/such/cgroup': no such cgroup under /"},
+           {"-G / -I 100 --columns -- true",
+            "topdown: --columns shows one line per record, not one per cgroup; leave out --columns or -G"},
+           {"-G / -r 3 -- true", "-p, -a, -C and -G count what runs already"}}) {
+    const CommandResult r = run_command(kStat + " " + options);
+    EXPECT_EQ(r.exit_code, 125) << options;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace topdown::testing
