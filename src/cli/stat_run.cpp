@@ -163,7 +163,7 @@ int count_and_report(const StatOptions& options, const Context& context, const s
     notes.push_back("the workload was killed by " + report::signal_name(*result.signal) +
                     "; the counts cover it until then");
   }
-  const auto reports = analysis.reports(result.sample, result.places, analysis.whole_run(result), std::move(notes));
+  const auto reports = analysis.reports(result.sample, result.places, analysis.whole_run(result), notes);
   sink.write(writer.write(std::nullopt, reports));
   html.add(std::nullopt, reports);
   sink.commit();
