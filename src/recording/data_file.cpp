@@ -4,13 +4,12 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <unordered_map>
 
 #include "common/error.h"
+#include "common/mapped_file.h"
 #include "recording/data_format.h"
 
 namespace topdown::recording {
@@ -20,14 +19,6 @@ constexpr uint64_t kReadableSample = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | P
                                      PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
                                      PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN;
 constexpr uint64_t kGroupRead = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
-
-std::string file_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot open " + path + ": " + std::strerror(errno) + "; check the path given");
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw Error("cannot read " + path + ": " + std::strerror(errno));
-  return bytes;
-}
 
 // Thrown when a record ends before its fields do: its layout is not what
 // its header said.
@@ -346,8 +337,8 @@ bool is_data_file(const std::string& path) {
 }
 
 Recording read_data_file(const std::string& path) {
-  const std::string bytes = file_bytes(path);
-  const std::string_view all(bytes);
+  const MappedFile file_bytes(path);
+  const std::string_view all = file_bytes.bytes();
   FileHeader file = read_file_start(path, all);
   std::size_t offset = kFileStartBytes + load_u64(all, 16);
   Reader reader(path, std::move(file));
