@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -104,8 +105,9 @@ TEST_F(CgroupStat, EachCgroupIsAReportOfItsOwnTasksOnEveryCpu) {
 }
 
 TEST_F(CgroupStat, PerSocketSplitsEachCgroupIntoItsOwnSockets) {
-  const CommandResult r =
-      stat_beside_a_spinner(*busy_, "-G " + busy_->name() + "," + idle_->name() + " --per-socket -C 0 -- sleep 0.3");
+  const std::string page = ::testing::TempDir() + "/cgroups-" + std::to_string(::getpid()) + ".html";
+  const CommandResult r = stat_beside_a_spinner(
+      *busy_, "-G " + busy_->name() + "," + idle_->name() + " --per-socket -C 0 --html " + page + " -- sleep 0.3");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // Text: each cgroup's whole, then its sockets (CPU 0 is on one socket).
   std::vector<std::string> headings;
@@ -118,6 +120,12 @@ TEST_F(CgroupStat, PerSocketSplitsEachCgroupIntoItsOwnSockets) {
   EXPECT_EQ(headings[2], "=== " + idle_->name() + " ===");
   EXPECT_EQ(headings[3].rfind("=== " + idle_->name() + " S", 0), 0u) << headings[3];
   EXPECT_NE(r.err.find("CPUs 0 (cgroups " + busy_->name() + "," + idle_->name() + ")"), std::string::npos) << r.err;
+  // The page's header says what was counted.
+  const std::string html = slurp(page);
+  std::remove(page.c_str());
+  EXPECT_NE(html.find("the tasks of cgroups " + busy_->name() + "," + idle_->name() +
+                      " (-G) on CPUs 0, user mode, one report per socket"),
+            std::string::npos);
 }
 
 TEST(CgroupStatErrors, AMissingCgroupOrColumnsAreOneLine) {
