@@ -20,8 +20,9 @@
 namespace topdown::cli {
 namespace {
 
-// Evaluates every sample of the run with the same plan: as one report, or
-// with --per-* one per unit, and describes the run.
+// Evaluates every sample of the run with the same plan: as one report, with
+// --per-* one per unit, with -G one per cgroup (and its units), and
+// describes the run.
 class Analysis {
  public:
   Analysis(const StatOptions& options, const Context& context, const schedule::Plan& plan,

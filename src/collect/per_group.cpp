@@ -15,11 +15,14 @@ void add_missing_events(counts::Sample& into, const counts::Sample& more) {
   }
 }
 
-counts::Sample& place_labelled(std::vector<counts::Place>& places, const std::string& label) {
-  auto it =
-      std::find_if(places.begin(), places.end(), [&](const counts::Place& place) { return place.label == label; });
+// A place is its label and its cgroup: with -G each CPU is counted once per
+// cgroup.
+counts::Sample& same_place(std::vector<counts::Place>& places, const counts::Place& like) {
+  auto it = std::find_if(places.begin(), places.end(), [&](const counts::Place& place) {
+    return place.label == like.label && place.cgroup == like.cgroup;
+  });
   if (it != places.end()) return it->sample;
-  places.push_back({label, {}});
+  places.emplace_back(like.label, counts::Sample{}, like.cgroup);
   return places.back().sample;
 }
 
@@ -44,7 +47,7 @@ CombinedRuns combine_runs(const std::vector<WorkloadResult>& runs) {
   for (const WorkloadResult& run : runs) {
     add_missing_events(combined.result.sample, run.sample);
     for (const counts::Place& place : run.places) {
-      counts::Sample& into = place_labelled(combined.result.places, place.label);
+      counts::Sample& into = same_place(combined.result.places, place);
       add_missing_events(into, place.sample);
     }
     combined.elapsed_s.push_back(run.elapsed_s);

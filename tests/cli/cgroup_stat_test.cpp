@@ -128,6 +128,20 @@ TEST_F(CgroupStat, PerSocketSplitsEachCgroupIntoItsOwnSockets) {
             std::string::npos);
 }
 
+TEST_F(CgroupStat, NoMultiplexKeepsEachCgroupApart) {
+  const CommandResult r = stat_beside_a_spinner(
+      *busy_, "-G " + busy_->name() + "," + idle_->name() + " --no-multiplex --json -- sleep 0.3");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> lines = lines_of(r.err);
+  ASSERT_EQ(lines.size(), 2u) << r.err;
+  const nlohmann::json busy = nlohmann::json::parse(lines[0]);
+  const nlohmann::json idle = nlohmann::json::parse(lines[1]);
+  EXPECT_EQ(busy["scope"], busy_->name());
+  EXPECT_GT(event_of(busy, "task-clock")["value"].get<double>(), 0.15 * busy["elapsed_s"].get<double>() * 1e9);
+  EXPECT_EQ(idle["scope"], idle_->name());
+  EXPECT_EQ(event_of(idle, "task-clock")["time_enabled_ns"].get<double>(), 0);
+}
+
 TEST(CgroupStatErrors, AMissingCgroupOrColumnsAreOneLine) {
   for (const auto& [options, message] : std::vector<std::pair<std::string, std::string>>{
            {"-G /no/such/cgroup -- true", "topdown: --cgroup '/no/such/cgroup': no such cgroup under /"},

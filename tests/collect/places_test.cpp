@@ -100,5 +100,24 @@ TEST(CombineRuns, PlacesOfTheSameLabelTakeEachEventFromTheRunThatCountedIt) {
   EXPECT_DOUBLE_EQ(combined.result.places[1].sample.duration_s, 2.0);
 }
 
+TEST(CombineRuns, EachCgroupKeepsItsOwnPlaceOfACpu) {
+  WorkloadResult first;
+  first.places = {place("CPU0", 10, 100, 100), place("CPU0", 30, 100, 100)};
+  first.places[0].cgroup = "/web";
+  first.places[1].cgroup = "/db";
+  WorkloadResult second = first;
+  second.places[0].sample.events["instructions"] = {7, 100, 100};
+  second.places[1].sample.events["instructions"] = {9, 100, 100};
+  const CombinedRuns combined = combine_runs({first, second});
+  ASSERT_EQ(combined.result.places.size(), 2u);
+  EXPECT_EQ(combined.result.places[0].cgroup, "/web");
+  EXPECT_EQ(combined.result.places[0].sample.find("cycles")->value, 10.0);
+  EXPECT_EQ(combined.result.places[0].sample.find("instructions")->value, 7.0);
+  EXPECT_EQ(combined.result.places[1].cgroup, "/db");
+  EXPECT_EQ(combined.result.places[1].label, "CPU0");
+  EXPECT_EQ(combined.result.places[1].sample.find("cycles")->value, 30.0);
+  EXPECT_EQ(combined.result.places[1].sample.find("instructions")->value, 9.0);
+}
+
 }  // namespace
 }  // namespace topdown::collect
