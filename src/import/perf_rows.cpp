@@ -173,6 +173,15 @@ PerfRow parse_perf_row(std::string_view line, const PerfLayout& layout) {
   if (layout.location != PerfLayout::Location::None) row.location = location;
   row.event = trim(fields[value_at + 2]);
   if (row.event.empty()) throw Error(fmt::format("no event name in '{}'", excerpt(line)));
+  // perf stat -G and --for-each-cgroup put the cgroup's path after the
+  // event: the '/' of a path also looks like a pmu/.../ term list to split().
+  if (value_at + 3 < count && trim(fields[value_at + 3]).substr(0, 1) == "/") {
+    const std::string_view field = trim(fields[value_at + 3]);
+    throw Error(fmt::format(
+        "cgroup '{}' after {}: rows of perf stat -G or --for-each-cgroup are not read (each cgroup is a whole of its "
+        "own); count the cgroups live with topdown stat -G, or import a perf stat run without cgroups",
+        excerpt(field.substr(0, field.find(layout.separator))), excerpt(row.event)));
+  }
   const std::string_view value = trim(fields[value_at]);
   if (not_counted(value)) return row;
   const auto counted = parse_count(value);

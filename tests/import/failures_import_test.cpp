@@ -40,6 +40,22 @@ TEST(FailuresImport, BadNumbersInAPerfFileAreBadValuesEvenOnLineOne) {
             std::string::npos);
 }
 
+// Rows as `perf stat -x, -a -e task-clock -G /,/web` writes them (recorded on
+// this machine with software events).
+TEST(FailuresImport, RowsOfCgroupsAreRefusedWithWhatToDoInstead) {
+  for (const std::string file : {"203.11,msec,task-clock,/,5016329866,100.00,2.000,CPUs utilized\n",
+                                 "CPU0,101.47,msec,task-clock,/web,14159856178,100.00,1.000,CPUs utilized\n",
+                                 "<not counted>,,page-faults,/web/db,0,100.00,,\n"}) {
+    const std::string error = read_error(file);
+    EXPECT_NE(error.find("counts.txt:1: cgroup '/"), std::string::npos) << error;
+    EXPECT_NE(error.find("rows of perf stat -G or --for-each-cgroup are not read"), std::string::npos) << error;
+    EXPECT_NE(error.find("count the cgroups live with topdown stat -G"), std::string::npos) << error;
+  }
+  EXPECT_NE(read_error("CPU0,101.47,msec,task-clock,/web,14159856178,100.00,1.000,CPUs utilized\n")
+                .find("cgroup '/web' after task-clock:"),
+            std::string::npos);
+}
+
 TEST(FailuresImport, HugeTimesAreRefusedOrBounded) {
   EXPECT_NE(read_error("10,,cycles,1e300,100.00,,\n")
                 .find(":1: run time '1e300' of cycles is more than 3 years in nanoseconds: not a perf run time"),
