@@ -1,5 +1,7 @@
 #include "collect/counter_set.h"
 
+#include <linux/perf_event.h>
+
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -37,7 +39,7 @@ CounterSet::CounterSet(const std::vector<CounterGroup>& groups, const std::vecto
     placements_.push_back(where);
     bool vanished = false;
     for (const CounterGroup& group : groups) {
-      OpenGroup open{placement, {}, perf::Group({where.pid, where.cpu, !where.cgroup.empty()})};
+      OpenGroup open{placement, {}, perf::Group({where.pid, where.cpu, !where.cgroup.empty()}), {}};
       for (const events::Encoding& encoding : group.events) {
         if (encoding.type == events::Encoding::kAbsentPmu) {
           throw Error("cannot count '" + encoding.name + "': this machine has no PMU '" + encoding.pmu +
@@ -54,6 +56,7 @@ CounterSet::CounterSet(const std::vector<CounterGroup>& groups, const std::vecto
                                                                      perf::kSysfsDevices, read_paranoid()));
         }
         open.keys.push_back(group.copies.key_of(encoding.name));
+        open.exact_when_running.push_back(!where.cgroup.empty() && encoding.type == PERF_TYPE_SOFTWARE);
       }
       if (!open.group.empty()) groups_.push_back(std::move(open));
       if (vanished) break;
@@ -81,8 +84,9 @@ std::vector<counts::Place> CounterSet::read() const {
         throw Error(fmt::format("{}cannot read the counter of '{}': {}", where_text(placements_[open.placement]),
                                 open.keys[i].event, perf::read_failure(failed)));
       }
-      places[open.placement].sample.add(
-          open.keys[i], {static_cast<double>(reading.value), reading.times.enabled, reading.times.running});
+      const uint64_t enabled = open.exact_when_running[i] ? reading.times.running : reading.times.enabled;
+      places[open.placement].sample.add(open.keys[i],
+                                        {static_cast<double>(reading.value), enabled, reading.times.running});
     }
   }
   return places;

@@ -47,6 +47,11 @@ class CounterSet {
     size_t placement;                    // index into placements_
     std::vector<counts::EventKey> keys;  // of each event, as its counts are labelled
     perf::Group group;
+    // A software event in a cgroup runs only while the cgroup has a task on
+    // its CPU, and never shares a counter: its count is exact, and the
+    // kernel's enabled time (which can run on across a task's migration) is
+    // replaced by its running time rather than used to scale it.
+    std::vector<bool> exact_when_running;
   };
   std::vector<Placement> placements_;  // those with counters
   std::vector<OpenGroup> groups_;

@@ -2,6 +2,7 @@
 // and stop signals, with software events, which count without a PMU. The same
 // code paths count hardware events on a machine with one.
 #include <gtest/gtest.h>
+#include <sched.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -167,7 +168,7 @@ TEST(CollectAttach, WithACommandCountsForAsLongAsItRuns) {
 TEST(CollectAttach, ThreadsOfAProcessStartWithItself) {
   std::atomic<bool> done{false};
   std::thread worker([&] {
-    while (!done) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    while (!done) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   });
   const std::vector<pid_t> threads = threads_of(::getpid());
   done = true;
@@ -385,6 +386,55 @@ TEST(CollectCgroups, EachCgroupCountsOnlyItsOwnTasksOnEveryCpu) {
     EXPECT_LT(busy_ns, 0.7e9);
     EXPECT_EQ(idle_ns, 0);
   }
+}
+
+// When a cgroup's task is moved to another CPU, the kernel can keep the
+// cgroup's counter on the old CPU enabled but not running. Then its enabled
+// time can exceed the run (seen: 3.3 s enabled in 0.6 s on 2 CPUs), or a CPU
+// can have enabled time and no running time. A software event never shares
+// a counter: its count is exact, never scaled by that nor made n/a.
+TEST(CollectCgroups, ASoftwareEventOfAMigratingTaskIsExact) {
+  if (!system_wide_permitted()) GTEST_SKIP() << kSystemWideNotPermitted;
+  const std::vector<int> cpus = select_cpus("");
+  if (cpus.size() < 2) GTEST_SKIP() << "one online CPU: nothing to migrate to";
+  std::string why_not;
+  const auto busy_group = topdown::testing::ScratchCgroup::create("migrating", why_not);
+  if (!busy_group) GTEST_SKIP() << why_not;
+  // timeout waits in the cgroup while its child spins there.
+  RunningProcess busy({"sh", "-c", "kill -STOP $$; exec timeout 5 sh -c 'while :; do :; done'"});
+  ASSERT_GT(busy.pid(), 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(busy.pid(), &status, WUNTRACED), busy.pid());
+  ASSERT_TRUE(busy_group->add(busy.pid()));
+  ::kill(busy.pid(), SIGCONT);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::atomic<bool> stop{false};
+  std::thread mover([&] {
+    for (size_t i = 0; !stop; ++i) {
+      cpu_set_t one;
+      CPU_ZERO(&one);
+      CPU_SET(cpus[i % 2], &one);
+      ::sched_setaffinity(busy.pid(), sizeof one, &one);
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  });
+  Target target{{"sleep", "0.6"}, {}, cpus, {}};
+  target.cgroups = {Cgroup{busy_group->name(), busy_group->directory()}};
+  const WorkloadResult result = collect(target, {CounterGroup{{kCpuClock}}}, Options{});
+  stop = true;
+  mover.join();
+  double busy_ns = 0;
+  for (const counts::Place& place : result.places) {
+    const counts::Count& clock = *place.sample.find("cpu-clock");
+    EXPECT_EQ(clock.time_enabled, clock.time_running) << place.label;
+    busy_ns += clock.value;
+  }
+  EXPECT_GT(busy_ns, 0.1e9);
+  EXPECT_LT(busy_ns, 0.8e9);
+  // A CPU the cgroup never ran on adds nothing, rather than making the sum n/a.
+  const auto scaled = result.sample.find("cpu-clock")->scaled();
+  ASSERT_TRUE(scaled.has_value());
+  EXPECT_DOUBLE_EQ(*scaled, busy_ns);
 }
 
 }  // namespace
