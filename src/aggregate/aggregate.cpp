@@ -242,9 +242,10 @@ std::vector<CgroupPlaces> split_by_cgroup(const std::vector<counts::Place>& plac
   for (const counts::Place& place : places) {
     auto found = std::find_if(cgroups.begin(), cgroups.end(),
                               [&](const CgroupPlaces& cgroup) { return cgroup.cgroup == place.cgroup; });
-    if (found == cgroups.end()) found = cgroups.insert(cgroups.end(), CgroupPlaces{place.cgroup, {}});
+    if (found == cgroups.end()) found = cgroups.insert(cgroups.end(), CgroupPlaces{place.cgroup, {}, {}});
     found->places.push_back(place);
   }
+  for (CgroupPlaces& cgroup : cgroups) cgroup.whole = aggregate(cgroup.places, Request{}).units.at(0).sample;
   return cgroups;
 }
 

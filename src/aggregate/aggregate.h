@@ -87,11 +87,12 @@ struct Aggregation {
 Aggregation aggregate(const std::vector<counts::Place>& places, const Request& request);
 
 // Places counted with --cgroup, one list per cgroup (counts::Place::cgroup)
-// in order of its first place. Each is a whole of its own: cgroups nest, so
-// their sum would count a task once per cgroup that holds it.
+// in order of its first place, with their sum. Each is a whole of its own:
+// cgroups nest, so their sum would count a task once per cgroup that holds it.
 struct CgroupPlaces {
   std::string cgroup;
   std::vector<counts::Place> places;
+  counts::Sample whole;  // the places added up as View::Global does
 };
 std::vector<CgroupPlaces> split_by_cgroup(const std::vector<counts::Place>& places);
 

@@ -51,13 +51,12 @@ class Analysis {
       return reports;
     }
     for (const aggregate::CgroupPlaces& cgroup : aggregate::split_by_cgroup(places)) {
-      const counts::Sample whole = aggregate::aggregate(cgroup.places, aggregate::Request{}).units.at(0).sample;
       std::vector<std::string> cgroup_notes = notes;
-      if (!whole.any_enabled()) {
+      if (!cgroup.whole.any_enabled()) {
         cgroup_notes.push_back("cgroup " + cgroup.cgroup +
                                ": none of its tasks ran on the counted CPUs, so nothing was measured");
       }
-      reports.push_back(report_of(cgroup.cgroup, whole, run, cgroup_notes));
+      reports.push_back(report_of(cgroup.cgroup, cgroup.whole, run, cgroup_notes));
       if (units_) add_units(cgroup.places, cgroup.cgroup + " ", run, notes, reports);
     }
     return reports;

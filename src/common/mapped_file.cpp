@@ -9,23 +9,10 @@
 #include <cstring>
 
 #include "common/error.h"
+#include "common/fd.h"
 
 namespace topdown {
 namespace {
-
-class Descriptor {
- public:
-  explicit Descriptor(int fd) : fd_(fd) {}
-  ~Descriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Descriptor(const Descriptor&) = delete;
-  Descriptor& operator=(const Descriptor&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 [[noreturn]] void fail(const std::string& what, const std::string& path, const std::string& remedy = "") {
   const int error = errno;  // before anything below can change it
@@ -35,7 +22,7 @@ class Descriptor {
 }  // namespace
 
 MappedFile::MappedFile(const std::string& path) {
-  const Descriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  const Fd file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (file.get() < 0) fail("cannot open", path, "; check the path given");
   struct stat status {};
   if (::fstat(file.get(), &status) != 0) fail("cannot read", path);

@@ -8,19 +8,6 @@
 
 namespace topdown::perf {
 
-Fd& Fd::operator=(Fd&& other) noexcept {
-  if (this != &other) {
-    reset();
-    fd_ = std::exchange(other.fd_, -1);
-  }
-  return *this;
-}
-
-void Fd::reset() {
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = -1;
-}
-
 Mapping Mapping::map(int fd, std::size_t length, int protection) {
   Mapping mapping;
   void* address = ::mmap(nullptr, length, protection, MAP_SHARED, fd, 0);

@@ -1,5 +1,5 @@
 #pragma once
-// Owned descriptors and mappings, and the system calls on one perf event:
+// Owned event mappings, and the system calls on one perf event:
 // open with close-on-exec, read() that retries when a signal interrupts it.
 #include <linux/perf_event.h>
 #include <sys/mman.h>
@@ -10,27 +10,12 @@
 #include <string>
 #include <utility>
 
+#include "common/fd.h"
+
 namespace topdown::perf {
 
-// An owned file descriptor, closed when it goes away (perf events, and any
-// other descriptor: pipes, timers, pidfds).
-class Fd {
- public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-  Fd& operator=(Fd&& other) noexcept;
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() { reset(); }
-
-  int get() const { return fd_; }
-  bool valid() const { return fd_ >= 0; }
-  void reset();
-
- private:
-  int fd_ = -1;
-};
+// Events' descriptors are plain owned descriptors.
+using topdown::Fd;
 
 // An owned mmap of an event: one page for rdpmc and the times, or a sampling
 // ring buffer.

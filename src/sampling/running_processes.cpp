@@ -10,8 +10,6 @@
 #include "recording/data_format.h"
 
 namespace topdown::sampling {
-namespace {}  // namespace
-
 std::vector<recording::Mapping> executable_mappings(pid_t pid, std::string_view maps) {
   std::vector<recording::Mapping> mappings;
   std::istringstream lines{std::string(maps)};

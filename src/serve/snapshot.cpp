@@ -111,8 +111,7 @@ std::vector<ScopeResult> SnapshotBuilder::evaluate_cgroups(const std::vector<cou
   std::vector<ScopeResult> scopes;
   for (const aggregate::CgroupPlaces& cgroup : aggregate::split_by_cgroup(places)) {
     const Labels labels{{"cgroup", cgroup.cgroup}};
-    const counts::Sample sample = aggregate::aggregate(cgroup.places, aggregate::Request{}).units.at(0).sample;
-    scopes.push_back(scope_result({{"scope", "cgroup"}, {"cgroup", cgroup.cgroup}}, cgroup.cgroup, sample));
+    scopes.push_back(scope_result({{"scope", "cgroup"}, {"cgroup", cgroup.cgroup}}, cgroup.cgroup, cgroup.whole));
     add_units(cgroup.places, labels, cgroup.cgroup + " ", scopes);
   }
   return scopes;

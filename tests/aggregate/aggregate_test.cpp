@@ -179,7 +179,7 @@ TEST(SplitByCgroup, EachCgroupKeepsItsOwnPlacesInOrderOfFirstSight) {
   ASSERT_EQ(cgroups[0].places.size(), 2u);
   EXPECT_EQ(cgroups[0].places[1].label, "CPU1");
   // A nested cgroup's counts are not added into the one that holds it.
-  EXPECT_DOUBLE_EQ(value(aggregate(cgroups[0].places, Request{}).units.at(0), "cycles"), 300);
+  EXPECT_DOUBLE_EQ(*cgroups[0].whole.find("cycles")->scaled(), 300);
   EXPECT_EQ(cgroups[2].places.at(0).label, "CPU2");
   EXPECT_TRUE(split_by_cgroup({}).empty());
 }
