@@ -58,6 +58,16 @@ class RunningProcess {
   pid_t pid_ = 0;
 };
 
+// Once `process` (whose script stops itself first) has stopped, moves it
+// into `cgroup` and lets it go on: none of its time is spent elsewhere.
+// False when it was not started or could not be moved.
+bool continue_in_cgroup(const RunningProcess& process, const topdown::testing::ScratchCgroup& cgroup) {
+  int status = 0;
+  if (process.pid() <= 0 || ::waitpid(process.pid(), &status, WUNTRACED) != process.pid()) return false;
+  if (!cgroup.add(process.pid())) return false;
+  return ::kill(process.pid(), SIGCONT) == 0;
+}
+
 // Sends `signal` to this process after `delay`.
 std::thread signal_after(int signal, std::chrono::milliseconds delay) {
   return std::thread([=] {
@@ -356,13 +366,8 @@ TEST(CollectCgroups, EachCgroupCountsOnlyItsOwnTasksOnEveryCpu) {
   const auto idle_group = topdown::testing::ScratchCgroup::create("idle", why_not);
   if (!busy_group || !idle_group) GTEST_SKIP() << why_not;
   {
-    // Stopped until it is in its cgroup, so that none of its time is elsewhere.
     RunningProcess busy({"sh", "-c", "kill -STOP $$; while :; do :; done"});
-    ASSERT_GT(busy.pid(), 0);
-    int status = 0;
-    ASSERT_EQ(::waitpid(busy.pid(), &status, WUNTRACED), busy.pid());
-    ASSERT_TRUE(busy_group->add(busy.pid()));
-    ::kill(busy.pid(), SIGCONT);
+    ASSERT_TRUE(continue_in_cgroup(busy, *busy_group));
 
     Target target{{"sleep", "0.5"}, {}, select_cpus(""), {}};
     target.cgroups = {Cgroup{busy_group->name(), busy_group->directory()},
@@ -402,11 +407,7 @@ TEST(CollectCgroups, ASoftwareEventOfAMigratingTaskIsExact) {
   if (!busy_group) GTEST_SKIP() << why_not;
   // timeout waits in the cgroup while its child spins there.
   RunningProcess busy({"sh", "-c", "kill -STOP $$; exec timeout 5 sh -c 'while :; do :; done'"});
-  ASSERT_GT(busy.pid(), 0);
-  int status = 0;
-  ASSERT_EQ(::waitpid(busy.pid(), &status, WUNTRACED), busy.pid());
-  ASSERT_TRUE(busy_group->add(busy.pid()));
-  ::kill(busy.pid(), SIGCONT);
+  ASSERT_TRUE(continue_in_cgroup(busy, *busy_group));
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   std::atomic<bool> stop{false};
   std::thread mover([&] {
