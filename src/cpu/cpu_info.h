@@ -8,7 +8,9 @@
 
 namespace topdown::cpu {
 
-enum class Vendor { Intel, Amd, Other };
+// Arm CPUs are named by their MIDR: family = implementer, model = part
+// number, stepping = variant << 4 | revision.
+enum class Vendor { Intel, Amd, Arm, Other };
 
 struct CpuId {
   Vendor vendor = Vendor::Other;

@@ -92,6 +92,8 @@ std::string vendor_name(Vendor vendor) {
       return "Intel";
     case Vendor::Amd:
       return "AMD";
+    case Vendor::Arm:
+      return "Arm";
     case Vendor::Other:
       break;
   }

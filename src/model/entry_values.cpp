@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <optional>
+#include <tuple>
 
 #include "common/strings.h"
 
@@ -46,34 +47,37 @@ std::vector<ListItem> split_list(const Entry& entry) {
 }
 
 CpuMatch parse_cpu(const ListItem& item) {
-  auto fail = [&](const std::string& why) -> CpuMatch {
-    throw ParseError(item.where, "bad cpus entry '" + item.text + "': " + why +
-                                     "; write VENDOR FAMILY [MODELMIN-MODELMAX], e.g. 'AMD 0x19 "
-                                     "0x10-0x1F'");
+  auto error = [&](const std::string& why) {
+    return ParseError(item.where, "bad cpus entry '" + item.text + "': " + why +
+                                      "; write VENDOR FAMILY [MODELMIN-MODELMAX [STEPMIN-STEPMAX]], e.g. 'AMD 0x19 "
+                                      "0x10-0x1F'");
   };
+  auto fail = [&](const std::string& why) -> CpuMatch { throw error(why); };
   const std::vector<std::string_view> found = split_words(item.text, " ");
   const std::vector<std::string> words(found.begin(), found.end());
-  if (words.size() < 2 || words.size() > 3) return fail("expected 2 or 3 words");
+  if (words.size() < 2 || words.size() > 4) return fail("expected 2 to 4 words");
   CpuMatch match;
   if (words[0] == "AMD") {
     match.vendor = cpu::Vendor::Amd;
   } else if (words[0] == "Intel") {
     match.vendor = cpu::Vendor::Intel;
+  } else if (words[0] == "Arm") {
+    match.vendor = cpu::Vendor::Arm;
   } else {
-    return fail("unknown vendor '" + words[0] + "' (AMD or Intel)");
+    return fail("unknown vendor '" + words[0] + "' (AMD, Intel or Arm)");
   }
   const std::optional<unsigned> family = parse_unsigned(words[1]);
   if (!family) return fail("family '" + words[1] + "' is not a number");
   match.family = *family;
-  if (words.size() == 3) {
-    const std::string& range = words[2];
+  auto parse_range = [&](const std::string& range, std::string_view what) -> std::pair<unsigned, unsigned> {
     const std::size_t dash = range.find('-');
     const std::optional<unsigned> low = parse_unsigned(range.substr(0, dash));
     const std::optional<unsigned> high = dash == std::string::npos ? low : parse_unsigned(range.substr(dash + 1));
-    if (!low || !high || *low > *high) return fail("model range '" + range + "' is not MIN-MAX");
-    match.model_min = *low;
-    match.model_max = *high;
-  }
+    if (!low || !high || *low > *high) throw error(std::string(what) + " range '" + range + "' is not MIN-MAX");
+    return {*low, *high};
+  };
+  if (words.size() >= 3) std::tie(match.model_min, match.model_max) = parse_range(words[2], "model");
+  if (words.size() == 4) std::tie(match.stepping_min, match.stepping_max) = parse_range(words[3], "stepping");
   return match;
 }
 

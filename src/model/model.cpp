@@ -22,6 +22,8 @@ std::string vendor_spelling(cpu::Vendor vendor) {
       return "AMD";
     case cpu::Vendor::Intel:
       return "Intel";
+    case cpu::Vendor::Arm:
+      return "Arm";
     case cpu::Vendor::Other:
       break;
   }
@@ -50,6 +52,9 @@ std::string to_string(const CpuMatch& match) {
   if (match.model_min == 0 && match.model_max == 0xffffffff) return text;
   text += " " + hex(match.model_min);
   if (match.model_max != match.model_min) text += "-" + hex(match.model_max);
+  if (match.stepping_min == 0 && match.stepping_max == 0xffffffff) return text;
+  text += " " + hex(match.stepping_min);
+  if (match.stepping_max != match.stepping_min) text += "-" + hex(match.stepping_max);
   return text;
 }
 
@@ -86,7 +91,7 @@ std::vector<const Node*> Model::children(std::string_view parent) const {
 bool Model::matches(const cpu::CpuId& id) const {
   return std::any_of(cpus.begin(), cpus.end(), [&](const CpuMatch& match) {
     return match.vendor == id.vendor && match.family == id.family && id.model >= match.model_min &&
-           id.model <= match.model_max;
+           id.model <= match.model_max && id.stepping >= match.stepping_min && id.stepping <= match.stepping_max;
   });
 }
 

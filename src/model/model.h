@@ -45,15 +45,19 @@ struct Node {
   SourceLocation where;     // the [node ...] header in the file
 };
 
-// Which CPUs a model is for: vendor plus family and an optional model range.
+// Which CPUs a model is for: vendor plus family and optional model and
+// stepping ranges (Arm: implementer, part number, variant << 4 | revision).
 struct CpuMatch {
   cpu::Vendor vendor = cpu::Vendor::Other;
   unsigned family = 0;
   unsigned model_min = 0;
   unsigned model_max = 0xffffffff;
+  unsigned stepping_min = 0;
+  unsigned stepping_max = 0xffffffff;
 };
 
-// "AMD 0x1A", "Intel 0x6 0x3C-0x3F": the spelling of the model file's cpus key.
+// "AMD 0x1A", "Intel 0x6 0x3C-0x3F", "Intel 0x6 0x55 0x5-0xF", "Arm 0x41
+// 0xD4F": the spelling of the model file's cpus key.
 std::string to_string(const CpuMatch& match);
 
 // Names whose values come from the run rather than from counters or the model:
@@ -83,6 +87,17 @@ struct Model {
   // an event wins.
   std::vector<std::string> event_tables;
   std::string pfm_pmu;  // libpfm4 PMU name for this CPU, empty if none
+  // The sysfs PMU the core events open on (cpu_core, cpu_atom on hybrid
+  // Intel); empty for the CPU's one core PMU (x86 "cpu", Arm's PMU of the
+  // counted CPUs).
+  std::string pmu;
+  // Which kind of core of a hybrid CPU the model describes ("P-core",
+  // "E-core"); empty on CPUs with one kind. Models of one hybrid CPU list the
+  // same cpus, each with its own pmu.
+  std::string core_type;
+  // The method and version the tree follows, as `topdown list` shows it
+  // ("TMA 5.01", "Arm Topdown Methodology"); empty when the file does not say.
+  std::string methodology;
   ModelCounters counters;
   std::map<std::string, double, std::less<>> constants;
   // Shared definitions (SLOTS, CORE_CLKS, ...) in file order; a definition may

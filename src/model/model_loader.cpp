@@ -22,8 +22,8 @@ namespace {
 constexpr int kMaxLevel = 6;
 
 using Keys = std::vector<std::string_view>;
-const Keys kModelKeys = {"name",          "title", "cpus", "event_table", "pfm_pmu", "counters", "counters_without_smt",
-                         "fixed_counters"};
+const Keys kModelKeys = {"name",      "title",       "cpus",     "event_table",          "pfm_pmu",       "pmu",
+                         "core_type", "methodology", "counters", "counters_without_smt", "fixed_counters"};
 const Keys kNodeKeys = {"vendor_name", "parent", "formula", "identity", "fallback",    "threshold",
                         "domain",      "area",   "groups",  "sample",   "description", "advice"};
 const Keys kInfoKeys = {"vendor_name", "formula", "unit", "threshold", "groups", "description"};
@@ -169,6 +169,9 @@ class Loader {
     model_.title = value_of(section, "title");
     for (const ListItem& item : split_list(*section.find("event_table"))) model_.event_tables.push_back(item.text);
     model_.pfm_pmu = value_of(section, "pfm_pmu");
+    model_.pmu = value_of(section, "pmu");
+    model_.core_type = value_of(section, "core_type");
+    model_.methodology = value_of(section, "methodology");
     auto count_of = [&](std::string_view key) { return section.find(key) ? parse_count(*section.find(key)) : 0u; };
     model_.counters = {count_of("counters"), count_of("counters_without_smt"), count_of("fixed_counters")};
     for (const ListItem& item : split_list(*section.find("cpus"))) {

@@ -248,6 +248,29 @@ TEST(ModelLoader, MatchesCpusByVendorFamilyAndModelRange) {
   EXPECT_FALSE(model.matches(id(cpu::Vendor::Other, 0x1A, 0)));
 }
 
+TEST(ModelLoader, MatchesSteppingRangesAndArmMidrs) {
+  const TempTree tree;
+  const std::filesystem::path file = tree.write("stepped.model",
+                                                "[model]\nname = stepped\ntitle = Stepped\n"
+                                                "cpus = Intel 6 0x55 0x5-0xF, Arm 0x41 0xd4f\n"
+                                                "event_table = none\npmu = cpu_core\ncore_type = P-core\n"
+                                                "methodology = TMA 5.1\n"
+                                                "[node A]\nformula = 1\n");
+  const Model model = load_model(file);
+  EXPECT_EQ(model.pmu, "cpu_core");
+  EXPECT_EQ(model.core_type, "P-core");
+  EXPECT_EQ(model.methodology, "TMA 5.1");
+  cpu::CpuId cascade_lake{cpu::Vendor::Intel, "GenuineIntel", 6, 0x55, 7, ""};
+  EXPECT_TRUE(model.matches(cascade_lake));
+  cpu::CpuId skylake_server = cascade_lake;
+  skylake_server.stepping = 4;
+  EXPECT_FALSE(model.matches(skylake_server));
+  const cpu::CpuId neoverse_v2{cpu::Vendor::Arm, "", 0x41, 0xd4f, 0, ""};
+  EXPECT_TRUE(model.matches(neoverse_v2));
+  EXPECT_EQ(to_string(model.cpus[0]), "Intel 0x6 0x55 0x5-0xF");
+  EXPECT_EQ(to_string(model.cpus[1]), "Arm 0x41 0xD4F");
+}
+
 TEST(ModelLoader, SpellsCpuMatchesAsInTheFile) {
   EXPECT_EQ(to_string(CpuMatch{cpu::Vendor::Amd, 0x1A}), "AMD 0x1A");
   EXPECT_EQ(to_string(CpuMatch{cpu::Vendor::Intel, 6, 0x3C, 0x3F}), "Intel 0x6 0x3C-0x3F");
