@@ -41,8 +41,13 @@ class FileAnalysis {
     import::EventMatcher::Translation whole = matcher_.translate(interval.sample, file.events);
     std::vector<counts::Sample> runs;
     for (const counts::Sample& run : interval.runs) runs.push_back(matcher_.translate(run, file.events).sample);
-    if (!decision_) prepare(file, whole.sample, runs);
-    if (!runs.empty()) whole.sample = import::with_run_copies(whole.sample, runs);
+    if (!runs.empty()) {
+      import::ClockJoin joined = import::join_through_clock(whole.sample, runs, model_.clock);
+      whole.sample = std::move(joined.rates);
+      if (!decision_) prepare(file, whole.sample, runs, joined.runs_without_clock);
+      whole.sample = import::with_run_copies(whole.sample, runs);
+    }
+    if (!decision_) prepare(file, whole.sample, runs, {});
     if (!per_unit()) return {evaluate("", std::move(whole))};
     aggregate::Aggregation units;
     try {
@@ -63,7 +68,8 @@ class FileAnalysis {
   // Decides the run variables, nodes, identities and fallbacks from the
   // first sample, and, for a file of several runs, the run each node is
   // computed from (import/runs.h).
-  void prepare(const import::FileInfo& file, const counts::Sample& sample, const std::vector<counts::Sample>& runs) {
+  void prepare(const import::FileInfo& file, const counts::Sample& sample, const std::vector<counts::Sample>& runs,
+               const std::vector<int>& runs_without_clock) {
     decision_ = settings::decide_import(options_, model_, resolver_, file, sample);
     eval::Options eval_options;
     eval_options.vars = decision_->vars;
@@ -74,14 +80,14 @@ class FileAnalysis {
       import::RunChoice choice = import::choose_runs(dependencies, decision_->nodes, runs);
       eval_options.node_groups = std::move(choice.node_runs);
       split_over_runs_ = std::move(choice.split);
-      run_warnings_ = settings::run_warnings(options_, file, split_over_runs_);
+      run_warnings_ = settings::run_warnings(options_, file, split_over_runs_, {model_.clock, runs_without_clock});
     }
     evaluator_.emplace(decision_->folded, decision_->nodes, eval_options);
   }
 
   report::Report evaluate(const std::string& scope, import::EventMatcher::Translation counts) {
     eval::Evaluation evaluation = evaluator_->evaluate(counts.sample);
-    // Computed from rates of runs of different lengths and cycles: a lesser value, like a fallback's.
+    // Computed from several runs, each a different execution: a lesser value, like a fallback's.
     for (eval::NodeResult& node : evaluation.nodes) {
       const bool split =
           std::find(split_over_runs_.begin(), split_over_runs_.end(), node.node->name) != split_over_runs_.end();

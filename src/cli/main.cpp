@@ -1,7 +1,9 @@
 // topdown: Top-down Microarchitecture Analysis from the command line.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 
+#include "cli/argument_check.h"
 #include "cli/commands.h"
 #include "cli/event_list.h"
 #include "cli/output.h"
@@ -202,11 +204,37 @@ int main(int argc, char** argv) {
       break;
     }
   }
+  // Leftovers are checked here, so every subcommand gets them; stat and
+  // record take theirs as the command to run.
+  const std::vector<CLI::App*> commands =
+      app.get_subcommands(std::function<bool(CLI::App*)>([](CLI::App*) { return true; }));
+  std::vector<std::string> names;
+  for (CLI::App* command : commands) {
+    command->allow_extras();
+    names.push_back(command->get_name());
+  }
+  if (own_argc > 1) {
+    const std::string first = argv[1];
+    if (!first.starts_with('-') && std::find(names.begin(), names.end(), first) == names.end()) {
+      const auto nearest = nearest_name(first, names);
+      std::fprintf(stderr, "topdown: unknown command '%s'%s; see 'topdown --help'\n", first.c_str(),
+                   nearest ? (" (did you mean '" + *nearest + "'?)").c_str() : "");
+      return kTopdownFailed;
+    }
+  }
   try {
     app.parse(own_argc, argv);
   } catch (const CLI::ParseError& error) {
-    int code = app.exit(error);
-    return code == 0 ? 0 : kTopdownFailed;
+    if (error.get_exit_code() == 0) return app.exit(error);  // --help, --version
+    std::fprintf(stderr, "%s\n", parse_error_line(app, error).c_str());
+    return kTopdownFailed;
+  }
+  for (const CLI::App* command : app.get_subcommands()) {
+    const bool runs_a_command = command == stat_command || command == record_command;
+    if (const auto error = leftover_error(*command, runs_a_command, workload)) {
+      std::fprintf(stderr, "%s\n", error->c_str());
+      return kTopdownFailed;
+    }
   }
 
   try {

@@ -9,6 +9,7 @@
 #include "cli/output.h"
 #include "cli/perf_command.h"
 #include "cli/record_command.h"
+#include "recording/recording.h"
 #include "report/report.h"
 #include "sampling/sampling.h"
 #include "schedule/plan.h"
@@ -16,6 +17,36 @@
 #include "settings/stat.h"
 
 namespace topdown::cli {
+
+namespace {
+
+// The data file's header (its groups are filled in by the sampling stage).
+// Its command is the command line, "-p PID[,PID]", "-a" or "-C LIST", or
+// "-a -- CMD" for CPUs sampled while a command runs. `model_name` is the
+// model's name, or the --model path when one was given.
+recording::Header record_header(const settings::RecordOptions& options, const cpu::CpuInfo& cpu,
+                                const std::string& model_name, const model::RunVariables& vars) {
+  const StatOptions& live = options.live;
+  recording::Header header;
+  header.model = model_name;
+  header.cpu = cpu.id.brand.empty() ? cpu.id.vendor_string : cpu.id.brand;
+  header.level = live.report.level;
+  std::string place;
+  if (!live.pids.empty()) {
+    place = "-p";
+    for (std::size_t i = 0; i < live.pids.size(); ++i) place += (i ? "," : " ") + std::to_string(live.pids[i]);
+  } else if (live.system_wide || !live.cpu_list.empty()) {
+    place = live.cpu_list.empty() ? "-a" : "-C " + live.cpu_list;
+  }
+  std::string command;
+  for (const std::string& word : live.command) command += (command.empty() ? "" : " ") + word;
+  header.command = place.empty() ? command : command.empty() ? place : place + " -- " + command;
+  header.smt_enabled = vars.smt_enabled;
+  header.cpus_online = cpu.online_cpus > 0 ? cpu.online_cpus : 1;
+  return header;
+}
+
+}  // namespace
 
 CLI::App* add_record_command(CLI::App& app, settings::RecordOptions& options) {
   StatOptions& live = options.live;
@@ -71,7 +102,7 @@ int run_record(const RecordOptions& options) {
       live.include_kernel || ::geteuid() == 0 || (!paranoid.empty() && std::atoi(paranoid.c_str()) <= 1);
   sampling_options.run_as =
       collect::choose_identity(::geteuid(), collect::sudo_variables_from_environment(), {live.user, live.keep_root});
-  const recording::Header header = settings::record_header(
+  const recording::Header header = record_header(
       options, context.cpu, live.model_file.empty() ? context.model.name : live.model_file, planning.vars);
 
   const sampling::Result result =

@@ -74,6 +74,41 @@ counts::Sample with_run_copies(const counts::Sample& rates, const std::vector<co
   return sample;
 }
 
+ClockJoin join_through_clock(const counts::Sample& rates, const std::vector<counts::Sample>& runs,
+                             const std::string& clock) {
+  ClockJoin join{rates, {}};
+  if (clock.empty()) {
+    for (size_t i = 0; i < runs.size(); ++i) join.runs_without_clock.push_back(static_cast<int>(i) + 1);
+    return join;
+  }
+  std::vector<double> clocks;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const auto found = runs[i].events.find(counts::EventKey{clock, 0});
+    const double ticks = found == runs[i].events.end() ? 0 : found->second.value;
+    if (ticks > 0) clocks.push_back(ticks);
+    if (ticks <= 0) join.runs_without_clock.push_back(static_cast<int>(i) + 1);
+  }
+  if (clocks.empty()) return join;
+  const double mean_clock = std::accumulate(clocks.begin(), clocks.end(), 0.0) / static_cast<double>(clocks.size());
+
+  std::map<counts::EventKey, std::pair<double, int>, counts::EventKeyLess> sums;  // value, runs
+  for (const counts::Sample& run : runs) {
+    const auto found = run.events.find(counts::EventKey{clock, 0});
+    const bool clocked = found != run.events.end() && found->second.value > 0;
+    const double factor = clocked ? mean_clock / found->second.value : 1.0;
+    for (const auto& [key, count] : run.events) {
+      auto& [value, counted] = sums[key];
+      value += count.value * factor;
+      ++counted;
+    }
+  }
+  for (auto& [key, count] : join.rates.events) {
+    const auto sum = sums.find(key);
+    if (sum != sums.end()) count.value = sum->second.first / sum->second.second;
+  }
+  return join;
+}
+
 RunChoice choose_runs(const model::Dependencies& dependencies, const std::vector<std::string>& nodes,
                       const std::vector<counts::Sample>& runs) {
   RunChoice choice;

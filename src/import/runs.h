@@ -5,7 +5,8 @@
 // uncore file appended). Runs differ in length and in their cycles, so a node
 // is computed from the run that holds all of its events, with that run's own
 // cycles or slots; only a node whose events are split over runs is computed
-// from the runs' rates, and marked approximate.
+// from the runs' rates, joined through the model's clock event, and marked
+// approximate.
 #include <map>
 #include <set>
 #include <string>
@@ -37,6 +38,20 @@ RunCounts rescale_runs(const std::vector<counts::Sample>& runs, double duration_
 // listed in eval::Options::node_groups reads. A copy the file itself
 // numbered (EVENT:groupN) counts for its run like the event.
 counts::Sample with_run_copies(const counts::Sample& rates, const std::vector<counts::Sample>& runs);
+
+// The runs' rates joined through the model's clock event instead of time:
+// runs of one plan agree in cycles far better than in length, so each run's
+// counts are scaled to the runs' mean clock count before an event's runs are
+// averaged, and a node split over runs sees each run's counts per clock tick,
+// as that run's own ratios do. `rates` and `runs` are rescale_runs' (by the
+// model's names); the rates keep their times, only values change. A run
+// without a positive clock count keeps its time-based rescaling.
+struct ClockJoin {
+  counts::Sample rates;
+  std::vector<int> runs_without_clock;  // 1-based
+};
+ClockJoin join_through_clock(const counts::Sample& rates, const std::vector<counts::Sample>& runs,
+                             const std::string& clock);
 
 struct RunChoice {
   std::map<std::string, int, std::less<>> node_runs;  // node -> the first run (1-based) holding all its events

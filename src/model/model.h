@@ -98,6 +98,10 @@ struct Model {
   // The method and version the tree follows, as `topdown list` shows it
   // ("TMA 5.01", "Arm Topdown Methodology"); empty when the file does not say.
   std::string methodology;
+  // The event that counts the core's clock (unhalted cycles): runs of one
+  // file counted one after another are joined through it, since runs of one
+  // plan agree in cycles better than in time. Empty: joined through time.
+  std::string clock;
   ModelCounters counters;
   std::map<std::string, double, std::less<>> constants;
   // Shared definitions (SLOTS, CORE_CLKS, ...) in file order; a definition may

@@ -22,8 +22,9 @@ namespace {
 constexpr int kMaxLevel = 6;
 
 using Keys = std::vector<std::string_view>;
-const Keys kModelKeys = {"name",      "title",       "cpus",     "event_table",          "pfm_pmu",       "pmu",
-                         "core_type", "methodology", "counters", "counters_without_smt", "fixed_counters"};
+const Keys kModelKeys = {
+    "name",  "title",       "cpus",     "event_table",          "pfm_pmu",       "pmu", "core_type",
+    "clock", "methodology", "counters", "counters_without_smt", "fixed_counters"};
 const Keys kNodeKeys = {"vendor_name", "parent", "formula", "identity", "fallback",    "threshold",
                         "domain",      "area",   "groups",  "sample",   "description", "advice"};
 const Keys kInfoKeys = {"vendor_name", "formula", "unit", "threshold", "groups", "description"};
@@ -172,6 +173,11 @@ class Loader {
     model_.pmu = value_of(section, "pmu");
     model_.core_type = value_of(section, "core_type");
     model_.methodology = value_of(section, "methodology");
+    model_.clock = value_of(section, "clock");
+    if (!model_.clock.empty() && model_.clock.find_first_of(" \t,") != std::string::npos) {
+      throw ParseError(section.find("clock")->value_at(),
+                       "clock '" + model_.clock + "' is not one event; name the core's clock event, e.g. cycles");
+    }
     auto count_of = [&](std::string_view key) { return section.find(key) ? parse_count(*section.find(key)) : 0u; };
     model_.counters = {count_of("counters"), count_of("counters_without_smt"), count_of("fixed_counters")};
     for (const ListItem& item : split_list(*section.find("cpus"))) {

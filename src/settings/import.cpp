@@ -62,7 +62,7 @@ ImportDecision decide_import(const ImportOptions& options, const model::Model& m
 }
 
 std::vector<std::string> run_warnings(const ImportOptions& options, const import::FileInfo& file,
-                                      const std::vector<std::string>& split) {
+                                      const std::vector<std::string>& split, const RunJoin& join) {
   std::vector<std::string> warnings;
   if (file.runs <= 1) return warnings;
   std::string line = fmt::format(
@@ -70,8 +70,18 @@ std::vector<std::string> run_warnings(const ImportOptions& options, const import
       "that run's own cycles",
       options.file, file.runs);
   if (!split.empty()) {
-    line += fmt::format("; {} (events split over runs) from the runs' rates, marked approximate (~)",
-                        fmt::join(split, ", "));
+    const bool clocked = !join.clock.empty() && join.runs_without_clock.size() < file.runs;
+    if (!clocked) {
+      line += fmt::format("; {} (events split over runs) from the runs' counts per second, marked approximate (~)",
+                          fmt::join(split, ", "));
+    } else {
+      line += fmt::format("; {} (events split over runs) from the runs' counts per {} tick, marked approximate (~)",
+                          fmt::join(split, ", "), join.clock);
+      if (!join.runs_without_clock.empty()) {
+        line += fmt::format(" (run {} did not count {}: per second there)", fmt::join(join.runs_without_clock, ", "),
+                            join.clock);
+      }
+    }
   }
   warnings.push_back(line);
   if (options.per != aggregate::View::Global) {

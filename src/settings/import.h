@@ -38,11 +38,19 @@ struct ImportDecision {
 ImportDecision decide_import(const ImportOptions& options, const model::Model& model, const events::Resolver& resolver,
                              const import::FileInfo& file, const counts::Sample& sample);
 
+// How the runs of one file were joined for the nodes split over them: through
+// the model's clock event, and per second for the runs without it.
+struct RunJoin {
+  std::string clock;                    // the model's clock event; empty: none
+  std::vector<int> runs_without_clock;  // 1-based
+};
+
 // The warnings of a file of several perf stat runs (FileInfo::runs > 1):
-// how its nodes were computed, naming the nodes `split` over runs, and with
-// --per-* that each unit's counts are pooled over the runs.
+// how its nodes were computed, naming the nodes `split` over runs and what
+// joined them, and with --per-* that each unit's counts are pooled over the
+// runs.
 std::vector<std::string> run_warnings(const ImportOptions& options, const import::FileInfo& file,
-                                      const std::vector<std::string>& split);
+                                      const std::vector<std::string>& split, const RunJoin& join);
 
 // The events of `file_events` that count a whole core per thread (:percore).
 std::set<std::string, std::less<>> core_wide_events(const std::vector<std::string>& file_events,

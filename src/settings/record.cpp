@@ -31,26 +31,4 @@ std::vector<collect::CounterGroup> sampled_groups(const schedule::Plan& plan, co
   return groups;
 }
 
-recording::Header record_header(const RecordOptions& options, const cpu::CpuInfo& cpu, const std::string& model_name,
-                                const model::RunVariables& vars) {
-  const StatOptions& live = options.live;
-  recording::Header header;
-  header.model = model_name;
-  header.cpu = cpu.id.brand.empty() ? cpu.id.vendor_string : cpu.id.brand;
-  header.level = live.report.level;
-  std::string place;
-  if (!live.pids.empty()) {
-    place = "-p";
-    for (std::size_t i = 0; i < live.pids.size(); ++i) place += (i ? "," : " ") + std::to_string(live.pids[i]);
-  } else if (live.system_wide || !live.cpu_list.empty()) {
-    place = live.cpu_list.empty() ? "-a" : "-C " + live.cpu_list;
-  }
-  std::string command;
-  for (const std::string& word : live.command) command += (command.empty() ? "" : " ") + word;
-  header.command = place.empty() ? command : command.empty() ? place : place + " -- " + command;
-  header.smt_enabled = vars.smt_enabled;
-  header.cpus_online = cpu.online_cpus > 0 ? cpu.online_cpus : 1;
-  return header;
-}
-
 }  // namespace topdown::settings

@@ -1,7 +1,6 @@
 #pragma once
-// What `topdown record` decides before it samples: the rate, the groups and
-// the header of its data file. The plan, the target and the identity are
-// stat's (settings/stat.h).
+// What `topdown record` decides before it samples: the rate and the groups.
+// The plan, the target and the identity are stat's (settings/stat.h).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -10,7 +9,6 @@
 #include "cpu/cpu_info.h"
 #include "model/model.h"
 #include "perf/sampling.h"
-#include "recording/recording.h"
 #include "schedule/plan.h"
 #include "settings/options.h"
 
@@ -31,12 +29,5 @@ void check_recordable(const RecordOptions& options, const cpu::CpuInfo& cpu, con
 // uncore PMU cannot sample a task); :percore events are left out as stat
 // leaves them out of a whole-run count.
 std::vector<collect::CounterGroup> sampled_groups(const schedule::Plan& plan, const collect::Target& target);
-
-// The data file's header (its groups are filled in by the sampling stage).
-// Its command is the command line, "-p PID[,PID]", "-a" or "-C LIST", or
-// "-a -- CMD" for CPUs sampled while a command runs.
-// `model_name` is the model's name, or the --model path when one was given.
-recording::Header record_header(const RecordOptions& options, const cpu::CpuInfo& cpu, const std::string& model_name,
-                                const model::RunVariables& vars);
 
 }  // namespace topdown::settings

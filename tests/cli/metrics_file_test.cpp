@@ -270,8 +270,10 @@ TEST(MetricsFileCli, ABadFileIsOneLineNamingFileAndMetric) {
   const auto json =
       tree.write("bad-metrics.json", R"([{"MetricName": "tma_x", "MetricExpr": "A / (B", "MetricGroup": "TopdownL1"}])")
           .string();
-  for (const std::string command : {"list", "describe tma_x", "import /dev/null", "stat --print-groups"}) {
-    const auto r = run_command(kTopdown + " " + command + " --cpu hsw --metrics-file " + json + " -- true");
+  const std::string options = " --cpu hsw --metrics-file " + json;
+  for (const std::string& command : {"list" + options, "describe tma_x" + options, "import /dev/null" + options,
+                                     "stat --print-groups" + options + " -- true"}) {
+    const auto r = run_command(kTopdown + " " + command);
     EXPECT_EQ(r.exit_code, 125) << command;
     EXPECT_EQ(r.err, "topdown: perf metric file " + json + ": metric tma_x: MetricExpr column 7: expected ')' " +
                          "but found end of formula\n")

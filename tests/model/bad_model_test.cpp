@@ -109,6 +109,8 @@ const BadFile kBadFiles[] = {
     {"BadModelRange", with_header("", "AMD 0x19 0x20-0x10"), 4, 8, "model range '0x20-0x10' is not MIN-MAX"},
     {"CpuWithoutFamily", with_header("", "AMD"), 4, 8, "expected 2 to 4 words"},
     {"BadSteppingRange", with_header("", "Intel 6 0x55 9-5"), 4, 8, "stepping range '9-5' is not MIN-MAX"},
+    {"ClockOfTwoEvents", with_header("clock = cycles, instructions\n"), 6, 9,
+     "clock 'cycles, instructions' is not one event"},
     {"CpuWithFiveWords", with_header("", "Intel 6 0x55 5 6"), 4, 8, "expected 2 to 4 words"},
     {"EmptyListItem", with_header("[node A]\nformula = 1\ngroups = X,,Y\n"), 8, 12,
      "empty item in the list of 'groups'"},

@@ -254,12 +254,13 @@ TEST(ModelLoader, MatchesSteppingRangesAndArmMidrs) {
                                                 "[model]\nname = stepped\ntitle = Stepped\n"
                                                 "cpus = Intel 6 0x55 0x5-0xF, Arm 0x41 0xd4f\n"
                                                 "event_table = none\npmu = cpu_core\ncore_type = P-core\n"
-                                                "methodology = TMA 5.1\n"
+                                                "methodology = TMA 5.1\nclock = CPU_CLK_UNHALTED.THREAD\n"
                                                 "[node A]\nformula = 1\n");
   const Model model = load_model(file);
   EXPECT_EQ(model.pmu, "cpu_core");
   EXPECT_EQ(model.core_type, "P-core");
   EXPECT_EQ(model.methodology, "TMA 5.1");
+  EXPECT_EQ(model.clock, "CPU_CLK_UNHALTED.THREAD");
   cpu::CpuId cascade_lake{cpu::Vendor::Intel, "GenuineIntel", 6, 0x55, 7, ""};
   EXPECT_TRUE(model.matches(cascade_lake));
   cpu::CpuId skylake_server = cascade_lake;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <vector>
 
+#include "../support/cpu_spin.h"
 #include "perf/event.h"
 #include "perf/group.h"
 
@@ -18,12 +19,6 @@ Event software(const char* name, uint64_t config) {
   event.type = PERF_TYPE_SOFTWARE;
   event.config = config;
   return event;
-}
-
-void spin_for(std::chrono::milliseconds time) {
-  const auto end = std::chrono::steady_clock::now() + time;
-  volatile uint64_t sink = 0;
-  while (std::chrono::steady_clock::now() < end) sink = sink + 1;
 }
 
 // task-clock leading cpu-clock, on this thread, read as one group.
@@ -42,13 +37,13 @@ class PerfGroupLive : public ::testing::Test {
 TEST_F(PerfGroupLive, CountsOnlyWhileEnabledAndReadsEveryMemberWithTheLeadersTimes) {
   std::vector<uint64_t> values(group_.size());
   Times times;
-  spin_for(std::chrono::milliseconds(2));
+  testing::spin_for_cpu(std::chrono::milliseconds(2));
   ASSERT_EQ(group_.read(values, times), 0);
   EXPECT_EQ(values, (std::vector<uint64_t>{0, 0}));  // created disabled
   EXPECT_EQ(times.enabled, 0u);
 
   ASSERT_EQ(group_.enable(), 0);
-  spin_for(std::chrono::milliseconds(5));
+  testing::spin_for_cpu(std::chrono::milliseconds(5));
   ASSERT_EQ(group_.disable(), 0);
   ASSERT_EQ(group_.read(values, times), 0);
   // Both clocks count the nanoseconds this thread ran: at least most of the 5 ms.
@@ -81,7 +76,7 @@ TEST(PerfEventLive, OneEventReadsItsValueAndTimes) {
   Opened opened = open_event(make_attr(software("task-clock", PERF_COUNT_SW_TASK_CLOCK)), Target{});
   if (opened.error == EACCES || opened.error == EPERM) GTEST_SKIP() << "perf_event_open is not permitted here";
   ASSERT_EQ(opened.error, 0) << read_failure(opened.error);
-  spin_for(std::chrono::milliseconds(2));
+  testing::spin_for_cpu(std::chrono::milliseconds(2));
   Reading reading;
   ASSERT_EQ(read_event(opened.fd.get(), reading), 0);
   EXPECT_GT(reading.value, 100'000u);

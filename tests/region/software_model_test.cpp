@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <ctime>
 #include <optional>
 
+#include "../support/cpu_spin.h"
 #include "region/open_session.h"
 #include "topdown/region.h"
 #include "topdown/region.hpp"
@@ -20,19 +20,6 @@ Options software_model() {
   Options options;
   options.model_file = kSoftwareModel;
   return options;
-}
-
-// Runs for `time` of this thread's CPU time, not of wall time: on a loaded
-// machine a wall-clock spin may hardly run at all.
-void spin_for(std::chrono::milliseconds time) {
-  auto cpu_time = [] {
-    timespec now{};
-    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-    return std::chrono::seconds(now.tv_sec) + std::chrono::nanoseconds(now.tv_nsec);
-  };
-  const auto end = cpu_time() + time;
-  volatile uint64_t sink = 0;
-  while (cpu_time() < end) sink = sink + 1;
 }
 
 // The session, or a skip where perf_event_open is not permitted at all.
@@ -55,7 +42,7 @@ TEST(RegionSoftwareModel, ASessionOpensOnAnyMachineAndMeasuresRegions) {
 
   for (int call = 0; call < 3; ++call) {
     Scope scope(*session, "spin");
-    spin_for(std::chrono::milliseconds(1));
+    testing::spin_for_cpu(std::chrono::milliseconds(1));
   }
   const std::optional<RegionResult> spin = session->result("spin");
   ASSERT_TRUE(spin.has_value());
@@ -82,7 +69,7 @@ TEST(RegionSoftwareModel, TheReadReaderGivesTheGroupsCounts) {
   Snapshot begin;
   Snapshot end;
   counters.read_reader->read(begin);
-  spin_for(std::chrono::milliseconds(5));
+  testing::spin_for_cpu(std::chrono::milliseconds(5));
   counters.read_reader->read(end);
   ASSERT_TRUE(begin.valid && end.valid);
   // task-clock leads: the nanoseconds this thread ran, most of the 5 ms, and
@@ -104,7 +91,7 @@ TEST(RegionSoftwareModel, TheCApiOpensItToo) {
   td_region_id id = 0;
   ASSERT_EQ(td_region_register(session, "spin", &id), TD_REGION_OK);
   ASSERT_EQ(td_region_begin(session, id), TD_REGION_OK);
-  spin_for(std::chrono::milliseconds(1));
+  testing::spin_for_cpu(std::chrono::milliseconds(1));
   ASSERT_EQ(td_region_end(session), TD_REGION_OK);
   td_region_report* report = nullptr;
   ASSERT_EQ(td_region_get_report(session, &report), TD_REGION_OK);

@@ -1,0 +1,97 @@
+#include "cli/argument_check.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "common/printable.h"
+
+namespace topdown::cli {
+namespace {
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  std::iota(row.begin(), row.end(), std::size_t{0});
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::vector<std::string> option_names(const CLI::App& command) {
+  std::vector<std::string> names;
+  for (const CLI::Option* option : command.get_options()) {
+    for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+    for (const std::string& name : option->get_snames()) names.push_back("-" + name);
+  }
+  return names;
+}
+
+std::string command_name(const CLI::App& command) {
+  return command.get_parent() == nullptr ? "topdown" : "topdown " + command.get_name();
+}
+
+std::string help_hint(const CLI::App& command) { return "; see '" + command_name(command) + " --help'"; }
+
+}  // namespace
+
+std::optional<std::string> nearest_name(std::string_view given, const std::vector<std::string>& names) {
+  std::optional<std::string> best;
+  std::size_t best_distance = 0;
+  for (const std::string& name : names) {
+    const std::size_t distance = edit_distance(given, name);
+    if (!best || distance < best_distance) {
+      best = name;
+      best_distance = distance;
+    }
+  }
+  // A third of the name may be wrong, at least one letter and at most three:
+  // beyond that a suggestion is a guess, and so it is for a one-letter -x.
+  const std::size_t allowed = std::clamp<std::size_t>(given.size() / 3, 1, 3);
+  if (!best || best_distance > allowed || given.size() < 4) return std::nullopt;
+  return best;
+}
+
+std::string unknown_option_message(const CLI::App& command, std::string_view given) {
+  const std::string_view name = given.substr(0, given.find('='));
+  std::string message = "unknown option '" + printable(name) + "'";
+  if (const auto nearest = nearest_name(name, option_names(command))) message += " (did you mean '" + *nearest + "'?)";
+  return command_name(command) + ": " + message + help_hint(command);
+}
+
+std::optional<std::string> leftover_error(const CLI::App& command, bool runs_a_command,
+                                          const std::vector<std::string>& after_double_dash) {
+  const std::vector<std::string> leftovers = command.remaining();
+  if (runs_a_command) {
+    if (!leftovers.empty() && leftovers.front().size() > 1 && leftovers.front().starts_with('-')) {
+      return unknown_option_message(command, leftovers.front());
+    }
+    return std::nullopt;
+  }
+  for (const std::string& word : leftovers) {
+    if (word.size() > 1 && word.starts_with('-')) return unknown_option_message(command, word);
+  }
+  if (!leftovers.empty()) {
+    return command_name(command) + ": unexpected argument '" + printable(leftovers.front()) + "'" + help_hint(command);
+  }
+  if (!after_double_dash.empty()) {
+    return command_name(command) + " runs no command: remove '-- " + printable(after_double_dash.front()) +
+           (after_double_dash.size() > 1 ? " ...'" : "'") + help_hint(command);
+  }
+  return std::nullopt;
+}
+
+std::string parse_error_line(const CLI::App& app, const CLI::ParseError& error) {
+  const std::vector<CLI::App*> parsed = app.get_subcommands();
+  const CLI::App& where = parsed.empty() ? app : *parsed.front();
+  std::string what = error.what();
+  std::replace(what.begin(), what.end(), '\n', ' ');
+  return command_name(where) + ": " + what + help_hint(where);
+}
+
+}  // namespace topdown::cli

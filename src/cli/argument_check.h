@@ -1,0 +1,34 @@
+#pragma once
+// What the option parser leaves over, checked before anything runs: an
+// unknown or misplaced option is an error naming it (and the nearest valid
+// option), never the start of a command to run.
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace topdown::cli {
+
+// The valid name closest to `given` among `names` when it is close enough to
+// be the one meant (a typo or a dropped letter); nullopt otherwise, and for
+// names too short to tell a typo from another option.
+std::optional<std::string> nearest_name(std::string_view given, const std::vector<std::string>& names);
+
+// "unknown option '--bogus' (did you mean '--info'?)" for `command`'s options
+// (its --long names and -s short names).
+std::string unknown_option_message(const CLI::App& command, std::string_view given);
+
+// The one-line error for the words the parser left over in the subcommand
+// `command`, or nullopt when they are fine: a subcommand that runs a command
+// (stat, record) takes its first non-option word and all after it as the
+// command, so only an option before it is wrong; any other subcommand takes
+// no leftovers and no command after "--".
+std::optional<std::string> leftover_error(const CLI::App& command, bool runs_a_command,
+                                          const std::vector<std::string>& after_double_dash);
+
+// A parse failure of CLI11 as one line that names the subcommand and where to
+// read its options.
+std::string parse_error_line(const CLI::App& app, const CLI::ParseError& error);
+
+}  // namespace topdown::cli
