@@ -20,7 +20,7 @@ export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer: build-asan"
 configure build-asan address,undefined
 cmake --build build-asan -j2
-ctest --test-dir build-asan --output-on-failure
+ctest --test-dir build-asan -j2 --output-on-failure
 
 echo "== ThreadSanitizer: build-tsan"
 configure build-tsan thread
