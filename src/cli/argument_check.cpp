@@ -38,6 +38,12 @@ std::string command_name(const CLI::App& command) {
 
 std::string help_hint(const CLI::App& command) { return "; see '" + command_name(command) + " --help'"; }
 
+// " (did you mean 'NAME'?)" for the nearest of `names`, or nothing.
+std::string suggestion(std::string_view given, const std::vector<std::string>& names) {
+  const auto nearest = nearest_name(given, names);
+  return nearest ? " (did you mean '" + *nearest + "'?)" : "";
+}
+
 }  // namespace
 
 std::optional<std::string> nearest_name(std::string_view given, const std::vector<std::string>& names) {
@@ -57,11 +63,15 @@ std::optional<std::string> nearest_name(std::string_view given, const std::vecto
   return best;
 }
 
+std::string unknown_command_message(std::string_view given, const std::vector<std::string>& commands) {
+  return "topdown: unknown command '" + std::string(given) + "'" + suggestion(given, commands) +
+         "; see 'topdown --help'";
+}
+
 std::string unknown_option_message(const CLI::App& command, std::string_view given) {
   const std::string_view name = given.substr(0, given.find('='));
-  std::string message = "unknown option '" + printable(name) + "'";
-  if (const auto nearest = nearest_name(name, option_names(command))) message += " (did you mean '" + *nearest + "'?)";
-  return command_name(command) + ": " + message + help_hint(command);
+  return command_name(command) + ": unknown option '" + printable(name) + "'" +
+         suggestion(name, option_names(command)) + help_hint(command);
 }
 
 std::optional<std::string> leftover_error(const CLI::App& command, bool runs_a_command,

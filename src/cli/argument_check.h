@@ -15,6 +15,10 @@ namespace topdown::cli {
 // names too short to tell a typo from another option.
 std::optional<std::string> nearest_name(std::string_view given, const std::vector<std::string>& names);
 
+// "topdown: unknown command 'stats' (did you mean 'stat'?); see 'topdown
+// --help'" for a first word that names none of `commands`.
+std::string unknown_command_message(std::string_view given, const std::vector<std::string>& commands);
+
 // "unknown option '--bogus' (did you mean '--info'?)" for `command`'s options
 // (its --long names and -s short names).
 std::string unknown_option_message(const CLI::App& command, std::string_view given);

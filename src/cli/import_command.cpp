@@ -41,13 +41,14 @@ class FileAnalysis {
     import::EventMatcher::Translation whole = matcher_.translate(interval.sample, file.events);
     std::vector<counts::Sample> runs;
     for (const counts::Sample& run : interval.runs) runs.push_back(matcher_.translate(run, file.events).sample);
+    std::vector<int> runs_without_clock;
     if (!runs.empty()) {
       import::ClockJoin joined = import::join_through_clock(whole.sample, runs, model_.clock);
       whole.sample = std::move(joined.rates);
-      if (!decision_) prepare(file, whole.sample, runs, joined.runs_without_clock);
-      whole.sample = import::with_run_copies(whole.sample, runs);
+      runs_without_clock = std::move(joined.runs_without_clock);
     }
-    if (!decision_) prepare(file, whole.sample, runs, {});
+    if (!decision_) prepare(file, whole.sample, runs, runs_without_clock);
+    if (!runs.empty()) whole.sample = import::with_run_copies(whole.sample, runs);
     if (!per_unit()) return {evaluate("", std::move(whole))};
     aggregate::Aggregation units;
     try {

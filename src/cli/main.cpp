@@ -216,9 +216,7 @@ int main(int argc, char** argv) {
   if (own_argc > 1) {
     const std::string first = argv[1];
     if (!first.starts_with('-') && std::find(names.begin(), names.end(), first) == names.end()) {
-      const auto nearest = nearest_name(first, names);
-      std::fprintf(stderr, "topdown: unknown command '%s'%s; see 'topdown --help'\n", first.c_str(),
-                   nearest ? (" (did you mean '" + *nearest + "'?)").c_str() : "");
+      std::fprintf(stderr, "%s\n", unknown_command_message(first, names).c_str());
       return kTopdownFailed;
     }
   }

@@ -77,26 +77,22 @@ counts::Sample with_run_copies(const counts::Sample& rates, const std::vector<co
 ClockJoin join_through_clock(const counts::Sample& rates, const std::vector<counts::Sample>& runs,
                              const std::string& clock) {
   ClockJoin join{rates, {}};
-  if (clock.empty()) {
-    for (size_t i = 0; i < runs.size(); ++i) join.runs_without_clock.push_back(static_cast<int>(i) + 1);
-    return join;
-  }
-  std::vector<double> clocks;
+  std::vector<double> ticks;  // each run's clock count, 0 where it has none
+  double clocked_ticks = 0;
   for (size_t i = 0; i < runs.size(); ++i) {
-    const auto found = runs[i].events.find(counts::EventKey{clock, 0});
-    const double ticks = found == runs[i].events.end() ? 0 : found->second.value;
-    if (ticks > 0) clocks.push_back(ticks);
-    if (ticks <= 0) join.runs_without_clock.push_back(static_cast<int>(i) + 1);
+    const counts::Count* count = clock.empty() ? nullptr : runs[i].find(clock);
+    ticks.push_back(count && count->value > 0 ? count->value : 0);
+    if (ticks.back() == 0) join.runs_without_clock.push_back(static_cast<int>(i) + 1);
+    clocked_ticks += ticks.back();
   }
-  if (clocks.empty()) return join;
-  const double mean_clock = std::accumulate(clocks.begin(), clocks.end(), 0.0) / static_cast<double>(clocks.size());
+  const size_t clocked_runs = runs.size() - join.runs_without_clock.size();
+  if (clocked_runs == 0) return join;
+  const double mean_clock = clocked_ticks / static_cast<double>(clocked_runs);
 
   std::map<counts::EventKey, std::pair<double, int>, counts::EventKeyLess> sums;  // value, runs
-  for (const counts::Sample& run : runs) {
-    const auto found = run.events.find(counts::EventKey{clock, 0});
-    const bool clocked = found != run.events.end() && found->second.value > 0;
-    const double factor = clocked ? mean_clock / found->second.value : 1.0;
-    for (const auto& [key, count] : run.events) {
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const double factor = ticks[i] > 0 ? mean_clock / ticks[i] : 1.0;
+    for (const auto& [key, count] : runs[i].events) {
       auto& [value, counted] = sums[key];
       value += count.value * factor;
       ++counted;
