@@ -2,6 +2,7 @@
 #include <sys/syscall.h>
 
 #include <cstddef>
+#include <cstdio>
 #include <ctime>
 
 #include "kernels.h"
@@ -69,17 +70,36 @@ double thread_cpu_seconds() {
 constexpr uint64_t kFaultRounds = 40;
 constexpr uint64_t kTrialIterations = 1'000'000;
 
+// The thread CPU time (the kernel's included) each function has taken.
+struct CpuSeconds {
+  double faults = 0;
+  double compute = 0;
+};
+
+uint64_t timed_fault_pages(uint64_t rounds, CpuSeconds& spent) {
+  const double start = thread_cpu_seconds();
+  const uint64_t sum = fault_pages(rounds);
+  spent.faults += thread_cpu_seconds() - start;
+  return sum;
+}
+
+uint64_t timed_compute_only(uint64_t iterations, CpuSeconds& spent) {
+  const double start = thread_cpu_seconds();
+  const uint64_t result = compute_only(iterations);
+  spent.compute += thread_cpu_seconds() - start;
+  return result;
+}
+
 // compute_only's iterations per slice that take three times as long as
 // kFaultRounds of fault_pages on this machine: page faults cost ten times
-// more in one VM than on another core, so the ratio is measured (CPU time
-// of the thread, the kernel's included) rather than assumed.
-uint64_t compute_iterations_per_slice(uint64_t& checksum) {
-  const double before_faults = thread_cpu_seconds();
-  checksum += fault_pages(kFaultRounds);
-  const double faults = thread_cpu_seconds() - before_faults;
-  const double before_compute = thread_cpu_seconds();
-  checksum ^= compute_only(kTrialIterations);
-  const double compute = thread_cpu_seconds() - before_compute;
+// more in one VM than on another core, so the ratio is measured rather than
+// assumed.
+uint64_t compute_iterations_per_slice(uint64_t& checksum, CpuSeconds& spent) {
+  const CpuSeconds before = spent;
+  checksum += timed_fault_pages(kFaultRounds, spent);
+  checksum ^= timed_compute_only(kTrialIterations, spent);
+  const double faults = spent.faults - before.faults;
+  const double compute = spent.compute - before.compute;
   if (faults <= 0 || compute <= 0) return 3 * kTrialIterations;
   return static_cast<uint64_t>(3 * faults / compute * static_cast<double>(kTrialIterations)) + 1;
 }
@@ -87,13 +107,22 @@ uint64_t compute_iterations_per_slice(uint64_t& checksum) {
 }  // namespace
 
 // Alternates the two in slices, so that any stretch of the run shows both:
-// fault_pages a quarter of the CPU time, compute_only three quarters.
+// fault_pages a quarter of the CPU time, compute_only three quarters. The
+// share each really took is printed, because on a busy machine a page fault
+// can cost twice what it did during calibration: a profile is checked
+// against that line, not against the quarter aimed at.
 uint64_t faults_and_compute(uint64_t slices) {
   uint64_t checksum = 0;
-  const uint64_t iterations = compute_iterations_per_slice(checksum);
+  CpuSeconds spent;
+  const uint64_t iterations = compute_iterations_per_slice(checksum, spent);
   for (uint64_t slice = 0; slice < slices; ++slice) {
-    checksum += fault_pages(kFaultRounds);
-    checksum ^= compute_only(iterations);
+    checksum += timed_fault_pages(kFaultRounds, spent);
+    checksum ^= timed_compute_only(iterations, spent);
+  }
+  const double total = spent.faults + spent.compute;
+  if (total > 0) {
+    std::printf("fault_pages %.4f compute_only %.4f (shares of their CPU time)\n", spent.faults / total,
+                spent.compute / total);
   }
   return checksum;
 }

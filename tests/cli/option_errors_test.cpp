@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <ostream>
 #include <string>
 
 #include "../collect/test_support.h"
@@ -21,6 +22,8 @@ struct Refusal {
   std::string arguments;  // after "topdown "
   std::string message;    // the whole line, without the newline
 };
+
+void PrintTo(const Refusal& refusal, std::ostream* out) { *out << "topdown " << refusal.arguments; }
 
 class RefusedOption : public ::testing::TestWithParam<Refusal> {};
 
@@ -65,7 +68,12 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"list --cpu zen5 --levels", "topdown list: unknown option '--levels'; see 'topdown list --help'"},
         Refusal{"describe Memory_Bound --cpu zen5 -x",
                 "topdown describe: unknown option '-x'; see 'topdown describe --help'"},
-        Refusal{"stats", "topdown: unknown command 'stats' (did you mean 'stat'?); see 'topdown --help'"}));
+        Refusal{"stats", "topdown: unknown command 'stats' (did you mean 'stat'?); see 'topdown --help'"}),
+    [](const ::testing::TestParamInfo<Refusal>& param_info) {
+      // The subcommand and the place in the list: "stat_1".
+      const std::string& arguments = param_info.param.arguments;
+      return arguments.substr(0, arguments.find(' ')) + "_" + std::to_string(param_info.index);
+    });
 
 TEST(CommandWords, OptionsAfterTheCommandBelongToIt) {
   SKIP_WITHOUT_PERF_EVENTS();
