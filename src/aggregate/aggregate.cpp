@@ -148,7 +148,70 @@ void per_cpu_groups(const std::vector<counts::Place>& places, const Request& req
 
 std::string socket_of(std::string_view label) { return std::string(id_parts(label)->front()); }
 
+// --per-thread and --per-core of per-CPU places: every unit of a socket gets
+// the socket's count of each event perf printed once per socket, instead of
+// the first CPU (or core) alone having it. Needs the topology; an event two
+// CPUs of one socket counted is not once per socket and stays as it is.
+// Without a topology the units keep what they have, and a warning says so.
+void spread_socket_counts(const std::vector<counts::Place>& places, const Request& request, Units& units) {
+  const auto events = counted_once_per_socket(places);
+  Aggregation& result = units.result();
+  if (events.empty()) return;
+  if (!request.topology) {
+    result.warnings.push_back(fmt::format(
+        "{} only some CPUs have (perf prints an uncore or package count, kept once per socket, on one CPU of "
+        "the socket): give the measured machine's `lscpu -p=CPU,CORE,SOCKET` output with --topology FILE so that "
+        "each CPU gets its socket's count",
+        fmt::join(events, ", ")));
+    return;
+  }
+  const Topology& topology = *request.topology;
+  for (const std::string& event : events) {
+    std::map<int, counts::Count> socket_count;
+    std::map<int, int> counting_cpus;
+    for (const counts::Place& place : places) {
+      const counts::Count* count = place.sample.find(event);
+      if (!count) continue;
+      const int socket = place_of(topology, place.label).socket;
+      counts::add_scaled(socket_count[socket], *count);
+      ++counting_cpus[socket];
+    }
+    if (std::any_of(counting_cpus.begin(), counting_cpus.end(), [](const auto& cpus) { return cpus.second > 1; })) {
+      continue;
+    }
+    for (Unit& unit : result.units) {
+      const int socket = request.view == View::Thread ? place_of(topology, unit.label).socket
+                                                      : to_int(std::string_view(socket_of(unit.label)).substr(1));
+      const auto found = socket_count.find(socket);
+      if (found != socket_count.end()) unit.sample.events[event] = found->second;
+    }
+    result.socket_wide_events.insert(event);
+  }
+  if (!result.socket_wide_events.empty()) {
+    result.warnings.push_back(fmt::format(
+        "{} {} counted once per socket (uncore or package): each {} shows its socket's count, and the values "
+        "computed from {} are marked socket-wide",
+        fmt::join(result.socket_wide_events, ", "), result.socket_wide_events.size() == 1 ? "is" : "are",
+        request.view == View::Thread ? "CPU" : "core", result.socket_wide_events.size() == 1 ? "it" : "them"));
+  }
+}
+
 }  // namespace
+
+std::set<std::string, std::less<>> counted_once_per_socket(const std::vector<counts::Place>& places) {
+  std::set<std::string, std::less<>> events;
+  if (places.empty() || kind_of_label(places.front().label) != PlaceKind::Cpu) return events;
+  std::map<std::string_view, size_t> counted_by;
+  for (const counts::Place& place : places) {
+    for (const auto& [key, count] : place.sample.events) {
+      if (key.group == 0) ++counted_by[key.event];
+    }
+  }
+  for (const auto& [event, cpus] : counted_by) {
+    if (cpus < places.size()) events.emplace(event);
+  }
+  return events;
+}
 
 std::string_view view_name(View view) {
   switch (view) {
@@ -209,6 +272,7 @@ Aggregation aggregate(const std::vector<counts::Place>& places, const Request& r
     case View::Thread:
       if (kind == PlaceKind::Cpu) {
         per_cpu_threads(places, request, units);
+        spread_socket_counts(places, request, units);
       } else if (kind == PlaceKind::Thread) {
         for (const counts::Place& place : places) counts::add_scaled(units.of(place.label), place.sample);
       } else {
@@ -218,6 +282,7 @@ Aggregation aggregate(const std::vector<counts::Place>& places, const Request& r
     case View::Core:
       if (kind == PlaceKind::Cpu) {
         per_cpu_groups(places, request, units);
+        spread_socket_counts(places, request, units);
       } else if (kind == PlaceKind::Core) {
         for (const counts::Place& place : places) counts::add_scaled(units.of(place.label), place.sample);
       } else {

@@ -78,7 +78,16 @@ struct Request {
 struct Aggregation {
   std::vector<Unit> units;            // in order of their first place
   std::vector<std::string> warnings;  // one line each, for people
+  // Events a PMU keeps per socket (counted_once_per_socket) whose socket
+  // count every CPU or core of the socket was given (--per-thread and
+  // --per-core of per-CPU places): a unit's values of them are its socket's.
+  std::set<std::string, std::less<>> socket_wide_events;
 };
+
+// The events of per-CPU places (perf stat -A) that some CPUs have and others
+// lack: perf prints an uncore box's or the package's count (a PMU with one
+// CPU per socket in its cpumask) on that CPU only. Empty for other places.
+std::set<std::string, std::less<>> counted_once_per_socket(const std::vector<counts::Place>& places);
 
 // Groups `places` (all of one PlaceKind, in the order they were read) into
 // the units of `request.view`. Counts of several places are added with

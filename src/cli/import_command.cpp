@@ -59,9 +59,12 @@ class FileAnalysis {
       throw Error(options_.file + ": " + error.what());
     }
     unit_warnings_ = units.warnings;
+    const std::set<std::string> socket_wide = socket_wide_nodes(units.socket_wide_events);
     std::vector<report::Report> reports;
-    for (const aggregate::Unit& unit : units.units)
+    for (const aggregate::Unit& unit : units.units) {
       reports.push_back(evaluate(unit.label, matcher_.translate(unit.sample, file.events)));
+      for (eval::NodeResult& node : reports.back().evaluation.nodes) node.socket_wide = socket_wide.count(node.node->name) > 0;
+    }
     return reports;
   }
 
@@ -76,14 +79,32 @@ class FileAnalysis {
     eval_options.vars = decision_->vars;
     eval_options.identities = decision_->identities;
     eval_options.fallbacks = decision_->fallbacks;
+    dependencies_.emplace(decision_->folded, decision_->identities, decision_->fallbacks);
     if (!runs.empty()) {
-      const model::Dependencies dependencies(decision_->folded, decision_->identities, decision_->fallbacks);
-      import::RunChoice choice = import::choose_runs(dependencies, decision_->nodes, runs);
+      import::RunChoice choice = import::choose_runs(*dependencies_, decision_->nodes, runs);
       eval_options.node_groups = std::move(choice.node_runs);
       split_over_runs_ = std::move(choice.split);
       run_warnings_ = settings::run_warnings(options_, file, split_over_runs_, {model_.clock, runs_without_clock});
     }
     evaluator_.emplace(decision_->folded, decision_->nodes, eval_options);
+  }
+
+  // The nodes whose value or threshold needs an event of the file that
+  // aggregation gave each unit from its socket's count.
+  std::set<std::string> socket_wide_nodes(const std::set<std::string, std::less<>>& file_events) const {
+    std::set<std::string> model_events;
+    for (const std::string& file_event : file_events) {
+      const std::vector<std::string>& targets = matcher_.targets(file_event);
+      model_events.insert(targets.begin(), targets.end());
+    }
+    std::set<std::string> nodes;
+    if (model_events.empty()) return nodes;
+    for (const std::string& node : decision_->nodes) {
+      const std::set<std::string>& needs = dependencies_->events_of(node);
+      if (std::any_of(needs.begin(), needs.end(), [&](const std::string& event) { return model_events.count(event); }))
+        nodes.insert(node);
+    }
+    return nodes;
   }
 
   report::Report evaluate(const std::string& scope, import::EventMatcher::Translation counts) {
@@ -142,6 +163,7 @@ class FileAnalysis {
   events::Resolver resolver_;
   import::EventMatcher matcher_;
   std::optional<settings::ImportDecision> decision_;  // by the first sample
+  std::optional<model::Dependencies> dependencies_;    // of the decision's formulas
   std::optional<eval::Evaluator> evaluator_;          // prepared with the decision, for every interval and unit
   bool topology_decided_ = false;
   std::optional<aggregate::Topology> topology_;

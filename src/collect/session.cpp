@@ -210,9 +210,11 @@ WorkloadResult collect(const Target& target, const std::vector<CounterGroup>& gr
   WorkloadResult result;
   {
     StopSignals signals(workload ? workload->pid() : 0);
+    // The start is taken before the timer is armed, so no interval is
+    // reported shorter than its period.
+    const auto start = Clock::now();
     std::optional<Fd> timer;
     if (intervals.period.count() > 0) timer = make_timer(intervals.period);
-    const auto start = Clock::now();
     if (!counts_the_command) counters.enable();
     if (workload) workload->release();
     IntervalReader reader(counters, intervals, start);

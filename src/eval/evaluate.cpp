@@ -13,6 +13,12 @@
 namespace topdown::eval {
 namespace {
 
+// A fraction this little outside [0, 1] prints as 0.0% or 100.0% and comes
+// from two clocks read a few microseconds apart (task-clock against the
+// interval's wall time), not from inconsistent counts.
+constexpr double kRangeSlack = 0.0005;
+
+
 // The sample's counts of the prepared events, found in one walk over both
 // (each sorted by event name): each event's own count, and its copies.
 struct SampleCounts {
@@ -287,7 +293,7 @@ Evaluation Evaluator::evaluate(const counts::Sample& sample, const std::vector<e
     r.approximate = r.value && scope.is_approximate(prepared_node.formula);
     r.multiplexed = r.counted_share < 1.0;
     r.unreliable = r.counted_share < p.options.min_counted_share;
-    r.out_of_range = r.value && is_fraction_domain(*r.node) && (*r.value < 0 || *r.value > 1);
+    r.out_of_range = r.value && is_fraction_domain(*r.node) && (*r.value < -kRangeSlack || *r.value > 1 + kRangeSlack);
     r.over_threshold = scope.is_over(chosen.node);
     if (r.node->level == 1) {
       if (r.value)

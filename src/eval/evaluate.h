@@ -46,6 +46,10 @@ struct NodeResult {
   // Set by import for a file of several perf stat runs whose runs each hold
   // only some of the node's events: computed from the runs' rates (approximate too).
   bool from_run_rates = false;
+  // Set by import for a CPU's or core's report (--per-thread, --per-core of
+  // perf stat -A): the value uses counts a PMU keeps once per socket (uncore,
+  // package), so it is the whole socket's, the same for each of its units.
+  bool socket_wide = false;
   std::vector<std::string> missing_events;  // needed but not counted: value is n/a
   // A value n/a with every event counted: the facts of the run it needs
   // that are not known (num_cpus_online of a file that does not say,

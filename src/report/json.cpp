@@ -22,6 +22,7 @@ nlohmann::json node_json(const eval::NodeResult& node) {
       {"status", status_of(node)},
       {"missing_events", node.missing_events},
       {"unknown_inputs", node.unknown_inputs},
+      {"socket_wide", node.socket_wide},
   };
   if (node.spread) {
     j["runs"] = node.spread->runs;

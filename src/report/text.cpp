@@ -47,6 +47,7 @@ std::string note_text(const eval::NodeResult& r, const RunInfo& run) {
   } else if (r.value && r.approximate) {
     notes.push_back("approximate: events of its formula were not counted");
   }
+  if (r.value && r.socket_wide) notes.push_back("socket-wide: from its socket's uncore or package counts");
   if (auto samples = few_samples(r, run)) notes.push_back(fmt::format("{} samples", *samples));
   std::string text;
   for (const auto& note : notes) text += (text.empty() ? "" : "; ") + note;

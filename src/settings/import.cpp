@@ -103,7 +103,8 @@ TopologySource import_topology_source(const ImportOptions& options, const std::v
                                       bool has_core_wide_events, bool model_is_this_machines) {
   if (!options.topology.empty()) return TopologySource::File;
   const bool per_cpu = !places.empty() && aggregate::kind_of_label(places.front().label) == aggregate::PlaceKind::Cpu;
-  const bool needs_topology = options.per != aggregate::View::Thread || has_core_wide_events;
+  const bool needs_topology = options.per != aggregate::View::Thread || has_core_wide_events ||
+                              !aggregate::counted_once_per_socket(places).empty();
   return per_cpu && needs_topology && model_is_this_machines ? TopologySource::ThisMachine : TopologySource::None;
 }
 

@@ -64,7 +64,8 @@ enum class TopologySource {
 };
 // `places` are of the file's first interval; `model_is_this_machines` when
 // the model is this CPU's (the file may well be from here). Per-CPU rows
-// need a topology for cores and sockets, and for :percore events per thread.
+// need a topology for cores and sockets, and per thread for :percore events
+// and for counts perf prints once per socket (given to each CPU of it).
 TopologySource import_topology_source(const ImportOptions& options, const std::vector<counts::Place>& places,
                                       bool has_core_wide_events, bool model_is_this_machines);
 std::string this_machine_topology_warning(size_t cpus, const ImportOptions& options);

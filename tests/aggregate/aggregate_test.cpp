@@ -56,6 +56,43 @@ TEST(Aggregate, PerThreadKeepsEachCpu) {
   EXPECT_DOUBLE_EQ(value(threads.units[3], "cycles"), 400);
 }
 
+// perf stat -A prints an uncore count on one CPU of each socket (CPU0 and
+// CPU4 here); a hybrid part's core events on several CPUs of one socket.
+std::vector<counts::Place> with_uncore_and_big_core_rows() {
+  std::vector<counts::Place> places = kFiveCpus;
+  places[0].sample.events["uncore_clock"] = exact(7000);
+  places[4].sample.events["uncore_clock"] = exact(9000);
+  places[0].sample.events["big_core_event"] = exact(11);
+  places[2].sample.events["big_core_event"] = exact(13);
+  return places;
+}
+
+TEST(Aggregate, EventsSomeCpusLackAreCandidatesForSocketCounts) {
+  EXPECT_EQ(counted_once_per_socket(with_uncore_and_big_core_rows()),
+            (std::set<std::string, std::less<>>{"big_core_event", "uncore_clock"}));
+  EXPECT_TRUE(counted_once_per_socket(kFiveCpus).empty());
+}
+
+TEST(Aggregate, PerThreadAndPerCoreGiveEachUnitItsSocketsCount) {
+  const Topology topology = two_sockets();
+  Request request;
+  request.view = View::Thread;
+  request.topology = &topology;
+  const Aggregation threads = aggregate(with_uncore_and_big_core_rows(), request);
+  EXPECT_EQ(threads.socket_wide_events, (std::set<std::string, std::less<>>{"uncore_clock"}));
+  EXPECT_DOUBLE_EQ(value(threads.units[3], "uncore_clock"), 7000);
+  EXPECT_DOUBLE_EQ(value(threads.units[4], "uncore_clock"), 9000);
+  // Counted by two CPUs of socket 0: the CPUs' own, not a socket's.
+  EXPECT_EQ(threads.units[1].sample.find("big_core_event"), nullptr);
+  EXPECT_DOUBLE_EQ(value(threads.units[2], "big_core_event"), 13);
+
+  request.view = View::Core;
+  const Aggregation cores = aggregate(with_uncore_and_big_core_rows(), request);
+  EXPECT_EQ(labels(cores), (std::vector<std::string>{"S0-C0", "S0-C1", "S1-C0"}));
+  EXPECT_DOUBLE_EQ(value(cores.units[1], "uncore_clock"), 7000);
+  EXPECT_DOUBLE_EQ(value(cores.units[2], "uncore_clock"), 9000);
+}
+
 TEST(Aggregate, PerCoreAddsTheCoresThreads) {
   const Topology topology = two_sockets();
   Request request;

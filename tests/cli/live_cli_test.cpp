@@ -74,7 +74,7 @@ TEST(LiveCli, ColumnsPrintOneLinePerInterval) {
   EXPECT_EQ(lines.front(), "#     time  On_CPU   Off_CPU   Bottleneck");
   const double first_time = std::stod(lines[1].substr(0, 10));  // the tick may come late on a busy machine
   EXPECT_GE(first_time, 0.2) << r.err;
-  EXPECT_LT(first_time, 0.3) << r.err;
+  EXPECT_LT(first_time, 0.4) << r.err;
   EXPECT_EQ(lines.back().substr(0, 10), "     total") << r.err;
   for (size_t i = 1; i < lines.size(); ++i) EXPECT_NE(lines[i].find('%'), std::string::npos) << lines[i];
 }
@@ -85,7 +85,10 @@ TEST(LiveCli, IntervalCsvHasATimeColumn) {
   const std::vector<std::string> lines = lines_of(r.err);
   ASSERT_GE(lines.size(), 6u);
   EXPECT_EQ(lines[0].rfind("time,kind,name,level,", 0), 0u);
-  EXPECT_EQ(lines[1].rfind("0.2", 0), 0u) << lines[1];
+  // The first tick, a little late on a busy machine: never early.
+  const double first_time = std::stod(lines[1].substr(0, lines[1].find(',')));
+  EXPECT_GE(first_time, 0.2) << lines[1];
+  EXPECT_LT(first_time, 0.4) << lines[1];
   EXPECT_EQ(lines.back().rfind(",info,Context_Switches_Per_Second,", 0), 0u) << "the summary's time is empty";
   EXPECT_EQ(std::count_if(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("time,", 0) == 0; }),
             1);
@@ -94,7 +97,10 @@ TEST(LiveCli, IntervalCsvHasATimeColumn) {
 TEST(LiveCli, IntervalTextHasTimeHeadingsAndTheWholeRun) {
   auto r = run_command(kStat + " -I 200 -- sleep 0.5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.err.rfind("=== time 0.2", 0), 0u) << r.err;
+  ASSERT_EQ(r.err.rfind("=== time 0.", 0), 0u) << r.err;
+  const double first_time = std::stod(r.err.substr(9));
+  EXPECT_GE(first_time, 0.2) << r.err;
+  EXPECT_LT(first_time, 0.4) << r.err;
   EXPECT_NE(r.err.find("\n=== whole run ===\ntopdown: Software events (test model) (software), sleep 0.5, 0.5"),
             std::string::npos)
       << r.err;

@@ -201,6 +201,18 @@ TEST(Evaluate, IdentityFormulaReplacesTheMeasuredOne) {
   EXPECT_TRUE(e.find("Idle")->missing_events.empty());
 }
 
+TEST(Evaluate, FractionsWithinRoundingOfTheRangeAreNotFlagged) {
+  auto model = testing::tiny_model();
+  counts::Sample s = busy_sample();
+  const double slots = 4 * s.events.at("cycles").value;
+  s.events["busy_slots"] = exact(slots * 1.0004);  // prints as 100.0%
+  Evaluation e = evaluate(model, {"Busy"}, s, {});
+  EXPECT_FALSE(e.find("Busy")->out_of_range);
+  s.events["busy_slots"] = exact(slots * 1.0006);  // prints as 100.1%
+  e = evaluate(model, {"Busy"}, s, {});
+  EXPECT_TRUE(e.find("Busy")->out_of_range);
+}
+
 TEST(Evaluate, OutOfRangeFractionsAreFlaggedButKept) {
   auto model = testing::tiny_model();
   counts::Sample s = busy_sample();
