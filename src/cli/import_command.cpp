@@ -63,7 +63,8 @@ class FileAnalysis {
     std::vector<report::Report> reports;
     for (const aggregate::Unit& unit : units.units) {
       reports.push_back(evaluate(unit.label, matcher_.translate(unit.sample, file.events)));
-      for (eval::NodeResult& node : reports.back().evaluation.nodes) node.socket_wide = socket_wide.count(node.node->name) > 0;
+      for (eval::NodeResult& node : reports.back().evaluation.nodes)
+        node.socket_wide = socket_wide.count(node.node->name) > 0;
     }
     return reports;
   }
@@ -163,7 +164,7 @@ class FileAnalysis {
   events::Resolver resolver_;
   import::EventMatcher matcher_;
   std::optional<settings::ImportDecision> decision_;  // by the first sample
-  std::optional<model::Dependencies> dependencies_;    // of the decision's formulas
+  std::optional<model::Dependencies> dependencies_;   // of the decision's formulas
   std::optional<eval::Evaluator> evaluator_;          // prepared with the decision, for every interval and unit
   bool topology_decided_ = false;
   std::optional<aggregate::Topology> topology_;

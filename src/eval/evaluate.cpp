@@ -18,7 +18,6 @@ namespace {
 // interval's wall time), not from inconsistent counts.
 constexpr double kRangeSlack = 0.0005;
 
-
 // The sample's counts of the prepared events, found in one walk over both
 // (each sorted by event name): each event's own count, and its copies.
 struct SampleCounts {
