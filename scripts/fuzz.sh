@@ -32,9 +32,15 @@ export CCACHE_DIR=${CCACHE_DIR:-/work/.ccache} CCACHE_BASEDIR=$root CCACHE_NOHAS
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache); fi
 # Configured every time: a target added since the last configure is
-# unknown to the generated Makefiles until then.
-cmake -S "$root" -B "$build" -DTOPDOWN_FUZZ=ON -DCMAKE_C_COMPILER=clang \
-  -DCMAKE_CXX_COMPILER=clang++ -DTOPDOWN_BUILD_TESTS=OFF -DTOPDOWN_BUILD_BENCH=OFF "${launcher[@]}" >/dev/null
+# unknown to the generated Makefiles until then. The options are given on
+# the first configure only, so that a build-fuzz that scripts/ci-sanitizers.sh
+# made with the tests keeps them (and its objects).
+options=()
+if [[ ! -f $build/CMakeCache.txt ]]; then
+  options=(-DTOPDOWN_FUZZ=ON -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DTOPDOWN_BUILD_TESTS=OFF
+    -DTOPDOWN_BUILD_BENCH=OFF "${launcher[@]}")
+fi
+cmake -S "$root" -B "$build" "${options[@]}" >/dev/null
 if ! cmake --build "$build" -j2 --target "${selected[@]/#/fuzz_}" >"$build/fuzz-build.log" 2>&1; then
   tail -n 40 "$build/fuzz-build.log" >&2
   exit 1

@@ -39,8 +39,14 @@ set(ENV{PKG_CONFIG_PATH} ${pc_dir})
 set(consumer_flags -DCMAKE_C_COMPILER=${C_COMPILER} -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
 if(SANITIZE)
   # A sanitized library needs a program built with the same sanitizers.
+  set(link_flags "-fsanitize=${SANITIZE}")
+  if(C_COMPILER MATCHES "clang")
+    # clang's C driver leaves out UBSan's C++ half, which the library's vptr
+    # checks call, and the C++ library it needs.
+    string(APPEND link_flags " -fsanitize-link-c++-runtime -lstdc++")
+  endif()
   list(APPEND consumer_flags -DCMAKE_C_FLAGS=-fsanitize=${SANITIZE} -DCMAKE_CXX_FLAGS=-fsanitize=${SANITIZE}
-       -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=${SANITIZE})
+       "-DCMAKE_EXE_LINKER_FLAGS=${link_flags}")
 endif()
 run("configuring the consumer" ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE} -B ${WORK_DIR}/build -G ${CMAKE_GENERATOR}
     -DCMAKE_PREFIX_PATH=${prefix} ${consumer_flags})
