@@ -33,8 +33,8 @@ launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache); fi
 # Configured every time: a target added since the last configure is
 # unknown to the generated Makefiles until then. The options are given on
-# the first configure only, so that a build-fuzz that scripts/ci-sanitizers.sh
-# made with the tests keeps them (and its objects).
+# the first configure only, so that one configured by hand (with the tests,
+# say) keeps its own.
 options=()
 if [[ ! -f $build/CMakeCache.txt ]]; then
   options=(-DTOPDOWN_FUZZ=ON -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DTOPDOWN_BUILD_TESTS=OFF
