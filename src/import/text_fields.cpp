@@ -3,12 +3,22 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 
 #include "common/printable.h"
 
 namespace topdown::import {
 
 std::optional<double> parse_count(std::string_view text) {
+  // Most counts are whole numbers: below 2^53 read as integers, exactly the
+  // double from_chars would give, in a fraction of its time.
+  constexpr size_t kExactDigits = 15;
+  if (!text.empty() && text.size() <= kExactDigits &&
+      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    uint64_t whole = 0;
+    std::from_chars(text.data(), text.data() + text.size(), whole);
+    return static_cast<double>(whole);
+  }
   double value = 0;
   const char* end = text.data() + text.size();
   auto [stop, error] = std::from_chars(text.data(), end, value);
