@@ -3,6 +3,8 @@
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <iterator>
 
 #include "common/strings.h"
@@ -11,10 +13,12 @@ namespace topdown::report {
 namespace {
 
 bool needs_quotes(std::string_view field) {
-  for (char c : field) {
-    if (c == ',' || c == '"' || c == '\r' || c == '\n') return true;
-  }
-  return false;
+  static constexpr auto kSpecial = [] {
+    std::array<bool, 256> special{};
+    special[','] = special['"'] = special['\r'] = special['\n'] = true;
+    return special;
+  }();
+  return std::any_of(field.begin(), field.end(), [](char c) { return kSpecial[static_cast<unsigned char>(c)]; });
 }
 
 // One CSV line written field by field straight into `out`: a stream of
