@@ -12,9 +12,10 @@
 // Then the whole command, as issue 22 measured it: the topdown binary runs
 // `import --cpu MODEL -l 6 -v --info --per-interval --csv` on a file of
 // 1,000 intervals of those events without -A (one row per event), and the
-// bench prints its counter rows per second (the best of 5 runs) against the
-// target of 1.7 M rows/s (50x toplev), PASS or FAIL, and the command's peak
-// resident memory for 1,000 and 10,000 intervals (it must not grow).
+// bench prints its counter rows per second (the best of 5 runs, in wall and
+// in CPU time) against the target of 1.7 M rows/s (50x toplev), PASS or FAIL,
+// and the command's peak resident memory for 1,000 and 10,000 intervals (it
+// must not grow). The exit status is 1 when the wall time misses the target.
 // Usage: import_bench [MODEL]  (default: hsw when models/hsw.model exists, else zen5)
 #include <fcntl.h>
 #include <spawn.h>
@@ -129,6 +130,7 @@ void run(const model::Model& model, import::EventMatcher& matcher, const std::ve
 #ifdef TOPDOWN_BIN
 struct CommandRun {
   double seconds = 0;
+  double cpu_seconds = 0;  // user and system: what a busy machine's other work does not add
   long peak_rss_kib = 0;
 };
 
@@ -152,7 +154,10 @@ CommandRun run_topdown(const std::vector<std::string>& arguments) {
   ::wait4(pid, &status, 0, &usage);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw Error(arguments[0] + " import failed");
-  return {seconds, usage.ru_maxrss};
+  auto to_seconds = [](const timeval& time) {
+    return static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_usec) / 1e6;
+  };
+  return {seconds, to_seconds(usage.ru_utime) + to_seconds(usage.ru_stime), usage.ru_maxrss};
 }
 
 // The issue's command on a file of `intervals` intervals without -A: the
@@ -164,11 +169,12 @@ CommandRun time_command(const std::string& model_name, const std::vector<std::st
   const auto input = dir / (stem + "-cli.csv");
   const auto output = dir / (stem + "-out.csv");
   bench::write_perf_file(input, events, intervals, 0);
-  CommandRun best{1e300, 0};
+  CommandRun best{1e300, 1e300, 0};
   for (int i = 0; i < repeats; ++i) {
     const CommandRun run = run_topdown({TOPDOWN_BIN, "import", "--cpu", model_name, "-l", "6", "-v", "--info",
                                         "--per-interval", "--csv", input.string(), "-o", output.string()});
     best.seconds = std::min(best.seconds, run.seconds);
+    best.cpu_seconds = std::min(best.cpu_seconds, run.cpu_seconds);
     best.peak_rss_kib = std::max(best.peak_rss_kib, run.peak_rss_kib);
   }
   std::filesystem::remove(input);
@@ -176,18 +182,23 @@ CommandRun time_command(const std::string& model_name, const std::vector<std::st
   return best;
 }
 
-// Whether the whole command reads the target's counter rows per second.
+// Whether the whole command reads the target's counter rows per second, in
+// wall time (the issue's measure) and in CPU time (which the load of a
+// shared machine does not inflate).
 bool run_command(const std::string& model_name, const std::vector<std::string>& events) {
   constexpr double kTargetRowsPerSecond = 1.7e6;  // 50x toplev (issue 22)
   const std::string command = "topdown import --cpu " + model_name + " -l 6 -v --info --per-interval --csv";
   const CommandRun small = time_command(model_name, events, 1000, 5);
   const double rows = static_cast<double>(events.size()) * 1000;
   const double rate = rows / small.seconds;
-  std::printf(
-      "%s, 1000 intervals x %zu events (%.0f rows), best of 5: %.3f s = %.2f M rows/s, %.2fx the target of %.1f M "
-      "rows/s: %s\n",
-      command.c_str(), events.size(), rows, small.seconds, rate / 1e6, rate / kTargetRowsPerSecond,
-      kTargetRowsPerSecond / 1e6, rate >= kTargetRowsPerSecond ? "PASS" : "FAIL");
+  const double cpu_rate = rows / small.cpu_seconds;
+  auto verdict = [&](double measured) { return measured >= kTargetRowsPerSecond ? "PASS" : "FAIL"; };
+  std::printf("%s, 1000 intervals x %zu events (%.0f rows), best of 5, target %.1f M rows/s:\n", command.c_str(),
+              events.size(), rows, kTargetRowsPerSecond / 1e6);
+  std::printf("  wall %.3f s = %.2f M rows/s, %.2fx the target: %s\n", small.seconds, rate / 1e6,
+              rate / kTargetRowsPerSecond, verdict(rate));
+  std::printf("  CPU  %.3f s = %.2f M rows/s, %.2fx the target: %s\n", small.cpu_seconds, cpu_rate / 1e6,
+              cpu_rate / kTargetRowsPerSecond, verdict(cpu_rate));
   const CommandRun large = time_command(model_name, events, 10000, 1);
   std::printf("  peak RSS of the command: %ld KiB for 1000 intervals, %ld KiB for 10000 intervals (%s)\n",
               small.peak_rss_kib, large.peak_rss_kib,
