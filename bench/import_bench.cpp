@@ -16,7 +16,9 @@
 // in CPU time) against the target of 1.7 M rows/s (50x toplev), PASS or FAIL,
 // and the command's peak resident memory for 1,000 and 10,000 intervals (it
 // must not grow). The exit status is 1 when the wall time misses the target.
-// Usage: import_bench [MODEL]  (default: hsw when models/hsw.model exists, else zen5)
+// Usage: import_bench [MODEL [TOPDOWN]]  (default: hsw when models/hsw.model
+// exists, else zen5; TOPDOWN: the binary to time, this build's by default,
+// so that two builds compare on one machine)
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/resource.h>
@@ -162,8 +164,8 @@ CommandRun run_topdown(const std::vector<std::string>& arguments) {
 
 // The issue's command on a file of `intervals` intervals without -A: the
 // best of `repeats` runs (the machine is shared) and the largest peak RSS.
-CommandRun time_command(const std::string& model_name, const std::vector<std::string>& events, int intervals,
-                        int repeats) {
+CommandRun time_command(const std::string& topdown, const std::string& model_name,
+                        const std::vector<std::string>& events, int intervals, int repeats) {
   const auto dir = std::filesystem::temp_directory_path();
   const std::string stem = "topdown-import-bench-" + std::to_string(getpid());
   const auto input = dir / (stem + "-cli.csv");
@@ -171,7 +173,7 @@ CommandRun time_command(const std::string& model_name, const std::vector<std::st
   bench::write_perf_file(input, events, intervals, 0);
   CommandRun best{1e300, 1e300, 0};
   for (int i = 0; i < repeats; ++i) {
-    const CommandRun run = run_topdown({TOPDOWN_BIN, "import", "--cpu", model_name, "-l", "6", "-v", "--info",
+    const CommandRun run = run_topdown({topdown, "import", "--cpu", model_name, "-l", "6", "-v", "--info",
                                         "--per-interval", "--csv", input.string(), "-o", output.string()});
     best.seconds = std::min(best.seconds, run.seconds);
     best.cpu_seconds = std::min(best.cpu_seconds, run.cpu_seconds);
@@ -185,10 +187,10 @@ CommandRun time_command(const std::string& model_name, const std::vector<std::st
 // Whether the whole command reads the target's counter rows per second, in
 // wall time (the issue's measure) and in CPU time (which the load of a
 // shared machine does not inflate).
-bool run_command(const std::string& model_name, const std::vector<std::string>& events) {
+bool run_command(const std::string& topdown, const std::string& model_name, const std::vector<std::string>& events) {
   constexpr double kTargetRowsPerSecond = 1.7e6;  // 50x toplev (issue 22)
-  const std::string command = "topdown import --cpu " + model_name + " -l 6 -v --info --per-interval --csv";
-  const CommandRun small = time_command(model_name, events, 1000, 5);
+  const std::string command = topdown + " import --cpu " + model_name + " -l 6 -v --info --per-interval --csv";
+  const CommandRun small = time_command(topdown, model_name, events, 1000, 5);
   const double rows = static_cast<double>(events.size()) * 1000;
   const double rate = rows / small.seconds;
   const double cpu_rate = rows / small.cpu_seconds;
@@ -199,7 +201,7 @@ bool run_command(const std::string& model_name, const std::vector<std::string>& 
               rate / kTargetRowsPerSecond, verdict(rate));
   std::printf("  CPU  %.3f s = %.2f M rows/s, %.2fx the target: %s\n", small.cpu_seconds, cpu_rate / 1e6,
               cpu_rate / kTargetRowsPerSecond, verdict(cpu_rate));
-  const CommandRun large = time_command(model_name, events, 10000, 1);
+  const CommandRun large = time_command(topdown, model_name, events, 10000, 1);
   std::printf("  peak RSS of the command: %ld KiB for 1000 intervals, %ld KiB for 10000 intervals (%s)\n",
               small.peak_rss_kib, large.peak_rss_kib,
               large.peak_rss_kib <= small.peak_rss_kib * 11 / 10 ? "flat: PASS" : "grows: FAIL");
@@ -224,7 +226,7 @@ int main(int argc, char** argv) {
     run(model, matcher, events, 1000);
     run(model, matcher, events, 10000);
 #ifdef TOPDOWN_BIN
-    if (!run_command(name, events)) return 1;
+    if (!run_command(argc > 2 ? argv[2] : TOPDOWN_BIN, name, events)) return 1;
 #endif
   } catch (const std::exception& error) {
     std::fprintf(stderr, "import_bench: %s\n", error.what());
