@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <iterator>
 
 #include "common/strings.h"
@@ -58,6 +59,17 @@ class LineWriter {
     return *this;
   }
 
+  // `value` with `decimals` digits after the point: std::to_chars rounds
+  // exactly as fmt's {:.Nf} does, in a fraction of its time.
+  LineWriter& fixed(double value, int decimals) {
+    std::array<char, 400> digits;  // room for any double
+    const auto written =
+        std::to_chars(digits.data(), digits.data() + digits.size(), value, std::chars_format::fixed, decimals);
+    separate();
+    out_.append(digits.data(), written.ptr);
+    return *this;
+  }
+
   // The shortest text that reads back as the same double; empty without one.
   LineWriter& value(const std::optional<double>& value) { return value ? number(FMT_COMPILE("{}"), *value) : text(""); }
 
@@ -90,7 +102,7 @@ void node_fields(LineWriter& line, const eval::NodeResult& node) {
       .text(n.vendor_name);
   line.value(node.value).text(n.is_info ? n.unit : "fraction");
   line.text(node.over_threshold ? "1" : "0").text(node.bottleneck ? "1" : "0");
-  line.number(FMT_COMPILE("{:.4f}"), node.counted_share).text(status_of(node));
+  line.fixed(node.counted_share, 4).text(status_of(node));
   line.text(node.missing_events.empty() ? std::string() : join(node.missing_events, " "));
 }
 
@@ -98,8 +110,8 @@ void event_fields(LineWriter& line, const std::string& event, const counts::Samp
   const counts::Count* count = sample.find(event);
   const auto scaled = count ? count->scaled() : std::nullopt;
   line.text("event").text(event).text("").text("").text("");
-  scaled ? line.number(FMT_COMPILE("{:.0f}"), *scaled) : line.text("");
-  line.text("count").text("0").text("0").number(FMT_COMPILE("{:.4f}"), count ? count->running_share() : 0.0);
+  scaled ? line.fixed(*scaled, 0) : line.text("");
+  line.text("count").text("0").text("0").fixed(count ? count->running_share() : 0.0, 4);
   line.text(!scaled ? "n/a" : count->running_share() < 1 ? "multiplexed" : "ok").text("");
 }
 
