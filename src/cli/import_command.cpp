@@ -49,7 +49,11 @@ class FileAnalysis {
     }
     if (!decision_) prepare(file, whole.sample, runs, runs_without_clock);
     if (!runs.empty()) whole.sample = import::with_run_copies(whole.sample, runs);
-    if (!per_unit()) return {evaluate("", std::move(whole))};
+    std::vector<report::Report> reports;
+    if (!per_unit()) {
+      reports.push_back(evaluate("", std::move(whole)));  // moved: a braced list would copy the report
+      return reports;
+    }
     aggregate::Aggregation units;
     try {
       units = aggregate::aggregate(interval.places, request(file, interval.places));
@@ -60,7 +64,6 @@ class FileAnalysis {
     }
     unit_warnings_ = units.warnings;
     const std::set<std::string> socket_wide = socket_wide_nodes(units.socket_wide_events);
-    std::vector<report::Report> reports;
     for (const aggregate::Unit& unit : units.units) {
       reports.push_back(evaluate(unit.label, matcher_.translate(unit.sample, file.events)));
       for (eval::NodeResult& node : reports.back().evaluation.nodes)

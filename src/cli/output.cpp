@@ -1,5 +1,6 @@
 #include "cli/output.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,6 +18,17 @@ namespace topdown::cli {
 
 ReportSink::ReportSink(std::string path, std::string_view option) : path_(std::move(path)) {
   if (path_.empty()) return;
+  // A device or a pipe (-o /dev/null, a FIFO) is written in place: a file
+  // renamed over it would replace the device itself.
+  struct stat existing {};
+  if (::stat(path_.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode) && !S_ISDIR(existing.st_mode)) {
+    fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd_ < 0) {
+      throw Error("cannot write output file " + path_ + ": " + std::strerror(errno) + "; choose another path with " +
+                  std::string(option));
+    }
+    return;
+  }
   std::filesystem::path target(path_);
   std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
   std::string pattern = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
@@ -33,7 +45,7 @@ ReportSink::ReportSink(std::string path, std::string_view option) : path_(std::m
 ReportSink::~ReportSink() {
   if (fd_ < 0) return;
   ::close(fd_);
-  std::remove(temporary_.c_str());
+  if (!temporary_.empty()) std::remove(temporary_.c_str());
 }
 
 void ReportSink::write(std::string_view text) {
@@ -42,6 +54,14 @@ void ReportSink::write(std::string_view text) {
     std::fflush(stderr);
     return;
   }
+  // The file appears only at commit: gather the records and write them in
+  // large pieces, not one system call per interval; memory stays bounded.
+  pending_ += text;
+  if (pending_.size() >= kFlushBytes) flush();
+}
+
+void ReportSink::flush() {
+  const std::string_view text = pending_;
   size_t written = 0;
   while (written < text.size()) {
     ssize_t n = ::write(fd_, text.data() + written, text.size() - written);
@@ -51,10 +71,17 @@ void ReportSink::write(std::string_view text) {
     }
     written += static_cast<size_t>(n);
   }
+  pending_.clear();
 }
 
 void ReportSink::commit() {
   if (path_.empty()) return;
+  flush();
+  if (temporary_.empty()) {  // a device or a pipe
+    ::close(fd_);
+    fd_ = -1;
+    return;
+  }
   // mkstemp creates 0600; a report is an ordinary file others may read.
   bool ok = ::fchmod(fd_, 0644) == 0 && ::fsync(fd_) == 0;
   int saved = errno;

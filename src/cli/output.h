@@ -12,7 +12,8 @@ void write_file_atomically(const std::string& path, const std::string& text);
 
 // A report written piece by piece (one per interval): straight to stderr when
 // `path` is empty, else into a temporary file beside `path` that replaces it
-// on commit() and is removed when the sink goes away uncommitted. Throws
+// on commit() and is removed when the sink goes away uncommitted (a device
+// or a pipe, such as /dev/null, is written in place instead). Throws
 // Error naming the path and `option`, the option that chose it.
 class ReportSink {
  public:
@@ -25,9 +26,13 @@ class ReportSink {
   void commit();
 
  private:
+  void flush();
+
+  static constexpr size_t kFlushBytes = 1 << 18;
   std::string path_;
   std::string temporary_;
   int fd_ = -1;
+  std::string pending_;  // written to the file at kFlushBytes and at commit
 };
 
 // Writes to stderr, or to `path` atomically when not empty.

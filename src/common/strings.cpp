@@ -13,10 +13,11 @@ std::string lowercase(std::string_view text) {
 }
 
 std::string_view trim(std::string_view text) {
-  constexpr std::string_view kWhiteSpace = " \t\r\n\v\f";
-  const size_t first = text.find_first_not_of(kWhiteSpace);
-  if (first == std::string_view::npos) return {};
-  return text.substr(first, text.find_last_not_of(kWhiteSpace) - first + 1);
+  // Called for every field of an import file: a plain loop, not find_first_not_of's search per character.
+  auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; };
+  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
+  return text;
 }
 
 std::vector<std::string_view> split_words(std::string_view text, std::string_view separators) {

@@ -27,7 +27,7 @@ struct PerfLayout {
 
 struct PerfRow {
   bool metric_only = false;   // a further metric of the previous row: no counter
-  std::string_view time;      // -I timestamp as written
+  std::string_view time;      // -I timestamp as written, not checked (the reader reads it once an interval)
   std::string_view location;  // "CPU3", "S0-D0-C1", "app-4242"; empty without a location column
   std::string_view event;
   std::optional<counts::Count> count;  // nullopt: <not counted> or <not supported>

@@ -208,8 +208,10 @@ class FileReader {
   void perf_row(std::string_view line, const PerfLayout& layout) {
     const PerfRow row = parsed([&] { return parse_perf_row(line, layout); });
     if (row.metric_only) return;
-    if (layout.has_time && row.time != interval_time_) {
-      const double time = *parse_count(row.time);
+    if (layout.has_time && (row.time != interval_time_ || row.time.empty())) {
+      const auto parsed_time = parse_count(row.time);
+      if (!parsed_time) throw error_here(fmt::format("timestamp '{}' is not a number", excerpt(row.time)));
+      const double time = *parsed_time;
       if (rows_in_interval_ > 0) {
         if (time < interval_end_) {
           throw error_here(
@@ -258,7 +260,8 @@ class FileReader {
       throw error_here(what);
     }
     if (options_.per_interval) {
-      handler_(interval_of(interval_end_, &Location::interval, interval_end_ - previous_end_), info_);
+      fill(interval_, interval_entries_, interval_end_, &Location::interval, interval_end_ - previous_end_);
+      handler_(interval_, info_);
     } else {
       // Intervals of one location are one counter's successive deltas: they add up as they are.
       for (Location& location : locations_) {
@@ -329,17 +332,56 @@ class FileReader {
     return sample;
   }
 
-  // The sum over locations, each scaled by its own times before adding as
-  // perf does, and each location's counts when they are asked for.
-  Interval interval_of(std::optional<double> time_s, std::vector<Slot> Location::*which, double duration_s) const {
-    Interval interval{time_s, {}, {}, {}};
+  // Each event's sum over locations, each location scaled by its own times
+  // before adding as perf does; nullopt where no location counted it.
+  void sum_locations(std::vector<Slot> Location::*which) {
+    summed_.assign(info_.events.size(), std::nullopt);
     for (const Location& location : locations_) {
-      counts::Sample sample = sample_of(location.*which, duration_s);
-      counts::add_scaled(interval.sample, sample);
-      if (options_.per_place && info_.per_cpu)
-        interval.places.push_back(counts::Place{location.label, std::move(sample)});
+      const std::vector<Slot>& slots = location.*which;
+      for (size_t i = 0; i < slots.size(); ++i) {
+        if (!slots[i].counted) continue;
+        if (!summed_[i]) summed_[i].emplace();
+        counts::add_scaled(*summed_[i], slots[i].count);
+      }
     }
+  }
+
+  // `interval` with the sum over locations and each location's counts when
+  // they are asked for. `entries` (by event index, nullptr where absent)
+  // point into its sample from the last call: while the same events are
+  // counted, as in every interval of a file but rare ones, only their counts
+  // are written and the sample's map is not built again.
+  void fill(Interval& interval, std::vector<counts::Count*>& entries, std::optional<double> time_s,
+            std::vector<Slot> Location::*which, double duration_s) {
+    sum_locations(which);
+    bool same_events = entries.size() == summed_.size();
+    for (size_t i = 0; same_events && i < summed_.size(); ++i)
+      same_events = (entries[i] != nullptr) == summed_[i].has_value();
+    if (same_events) {
+      for (size_t i = 0; i < summed_.size(); ++i) {
+        if (entries[i]) *entries[i] = *summed_[i];
+      }
+    } else {
+      interval.sample.events.clear();
+      entries.assign(summed_.size(), nullptr);
+      for (size_t i = 0; i < summed_.size(); ++i) {
+        if (summed_[i]) entries[i] = &interval.sample.events.emplace(info_.events[i], *summed_[i]).first->second;
+      }
+    }
+    interval.time_s = time_s;
     interval.sample.duration_s = duration_s;
+    interval.places.clear();
+    if (options_.per_place && info_.per_cpu) {
+      for (const Location& location : locations_) {
+        interval.places.push_back(counts::Place{location.label, sample_of(location.*which, duration_s)});
+      }
+    }
+  }
+
+  Interval interval_of(std::optional<double> time_s, std::vector<Slot> Location::*which, double duration_s) {
+    Interval interval;
+    std::vector<counts::Count*> entries;
+    fill(interval, entries, time_s, which, duration_s);
     return interval;
   }
 
@@ -362,6 +404,9 @@ class FileReader {
   std::vector<counts::Sample> runs_;  // each run's counts, by the file's names
   double run_duration_ns_ = 0;        // the current run's duration_time
   std::vector<double> run_durations_ns_;
+  std::vector<std::optional<counts::Count>> summed_;  // by event index (sum_locations)
+  Interval interval_;                                 // the latest of ReadOptions::per_interval, reused
+  std::vector<counts::Count*> interval_entries_;      // into interval_.sample (fill)
 };
 
 }  // namespace

@@ -1,14 +1,46 @@
 #include "import/text_fields.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 
 #include "common/printable.h"
 
 namespace topdown::import {
 
+namespace {
+
+// Counts, times and percentages as perf writes them ("1000450000", "50.00",
+// "1.000450000"): with at most 15 digits, the digits read as an integer
+// (exact below 2^53) over a power of ten (exact) is one correctly rounded
+// division, the very double from_chars gives, in a fraction of its time.
+std::optional<double> plain_decimal(std::string_view text) {
+  constexpr size_t kExactDigits = 15;
+  static constexpr std::array<double, kExactDigits + 1> kPowersOfTen = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                                                        1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  uint64_t digits = 0;
+  size_t count = 0;
+  size_t decimals = 0;
+  bool point = false;
+  for (char c : text) {
+    if (c == '.' && !point) {
+      point = true;
+      continue;
+    }
+    if (c < '0' || c > '9' || ++count > kExactDigits) return std::nullopt;
+    digits = digits * 10 + static_cast<uint64_t>(c - '0');
+    if (point) ++decimals;
+  }
+  if (count == 0) return std::nullopt;
+  return static_cast<double>(digits) / kPowersOfTen[decimals];
+}
+
+}  // namespace
+
 std::optional<double> parse_count(std::string_view text) {
+  if (const auto plain = plain_decimal(text)) return plain;
   double value = 0;
   const char* end = text.data() + text.size();
   auto [stop, error] = std::from_chars(text.data(), end, value);

@@ -1,6 +1,8 @@
 #pragma once
 // CSV written from values, one field at a time, never by editing rendered
 // text: a report's rows as fields, and the line writer that quotes them.
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,7 +29,13 @@ CsvRow csv_header(const eval::Evaluation& evaluation);
 // samples, then csv_header()'s, then node_samples.
 const CsvRow& csv_sampled_header();
 
-// A report's rows, unquoted: each node and Info metric, then each extra event.
-std::vector<CsvRow> csv_rows(const eval::Evaluation& evaluation, const counts::Sample& sample, const RunInfo& run);
+// The samples each node's value rests on (Sampled::node_samples).
+using NodeSamples = std::map<std::string, uint64_t, std::less<>>;
+
+// A report's rows appended to `out`, each after the `leading` fields: each
+// node and Info metric, then each extra event; with `node_samples` (topdown
+// report), a last column with the node's samples (empty for an event).
+void append_csv_rows(std::string& out, const CsvRow& leading, const eval::Evaluation& evaluation,
+                     const counts::Sample& sample, const RunInfo& run, const NodeSamples* node_samples = nullptr);
 
 }  // namespace topdown::report

@@ -93,9 +93,7 @@ std::string ReportWriter::csv(std::optional<double> time_s, const std::vector<Re
   }
   for (const Report& report : reports) {
     if (layout_.scoped) leading[scope_column] = csv_scope(report.scope);
-    for (const CsvRow& row : csv_rows(report.evaluation, report.sample, report.run)) {
-      append_csv_line(out, leading, row);
-    }
+    append_csv_rows(out, leading, report.evaluation, report.sample, report.run);
   }
   return out;
 }
@@ -107,11 +105,7 @@ std::string ReportWriter::sampled_csv(const std::vector<Report>& reports, bool f
     const Sampled& sampled = *report.run.sampled;
     const CsvRow leading = {sampled.function, sampled.module, fmt::format("{}", sampled.share),
                             std::to_string(sampled.samples)};
-    for (CsvRow& row : csv_rows(report.evaluation, report.sample, report.run)) {
-      auto samples = row[0] == "event" ? sampled.node_samples.end() : sampled.node_samples.find(row[1]);
-      row.push_back(samples == sampled.node_samples.end() ? "" : std::to_string(samples->second));
-      append_csv_line(out, leading, row);
-    }
+    append_csv_rows(out, leading, report.evaluation, report.sample, report.run, &sampled.node_samples);
   }
   return out;
 }

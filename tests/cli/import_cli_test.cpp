@@ -1,4 +1,7 @@
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -245,6 +248,30 @@ TEST(ImportCli, BadFilesFailWithOneLineAndNoOutputFile) {
   auto missing = run_command(kTopdown + " import --cpu zen5 " + tree.root().string() + "/none.csv");
   EXPECT_EQ(missing.exit_code, 125);
   EXPECT_NE(missing.err.find("cannot read import file"), std::string::npos);
+}
+
+// -o /dev/null or a pipe: the report goes into it, and the device or pipe
+// stays what it was (a file renamed over it would replace it).
+TEST(ImportCli, AReportToAPipeIsWrittenIntoThePipe) {
+  TempTree tree;
+  const auto file = tree.write("per-cpu.csv", kPerCpuPerf).string();
+  const auto pipe = tree.root() / "report.pipe";
+  ASSERT_EQ(::mkfifo(pipe.c_str(), 0600), 0);
+  const int reader = ::open(pipe.c_str(), O_RDONLY | O_NONBLOCK);  // so that topdown's open does not wait
+  ASSERT_GE(reader, 0);
+  const auto r = run_command(kTopdown + " import --cpu zen5 --smt on -l 1 --csv -o " + pipe.string() + " " + file);
+  std::string report(1 << 16, '\0');
+  const ssize_t got = ::read(reader, report.data(), report.size());
+  ::close(reader);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_GT(got, 0);
+  report.resize(static_cast<size_t>(got));
+  EXPECT_EQ(report.substr(0, report.find('\n')),
+            "kind,name,level,parent,vendor_name,value,unit,over_threshold,"
+            "bottleneck,counted_share,status,missing_events");
+  EXPECT_NE(report.find("node,Retiring,1,"), std::string::npos) << report;
+  EXPECT_TRUE(std::filesystem::is_fifo(pipe));
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(tree.root()), {}), 2);  // no temporary file left
 }
 
 }  // namespace
