@@ -63,7 +63,12 @@ class FileAnalysis {
       throw Error(options_.file + ": " + error.what());
     }
     unit_warnings_ = units.warnings;
-    const std::set<std::string> socket_wide = socket_wide_nodes(units.socket_wide_events);
+    // The same events every interval: the nodes they reach are found once.
+    if (units.socket_wide_events != socket_wide_events_) {
+      socket_wide_events_ = units.socket_wide_events;
+      socket_wide_nodes_ = socket_wide_nodes(socket_wide_events_);
+    }
+    const std::set<std::string>& socket_wide = socket_wide_nodes_;
     for (const aggregate::Unit& unit : units.units) {
       reports.push_back(evaluate(unit.label, matcher_.translate(unit.sample, file.events)));
       for (eval::NodeResult& node : reports.back().evaluation.nodes)
@@ -173,8 +178,10 @@ class FileAnalysis {
   std::optional<aggregate::Topology> topology_;
   std::set<std::string, std::less<>> core_wide_events_;
   std::vector<std::string> topology_warnings_;
-  std::vector<std::string> unit_warnings_;    // of the latest aggregation
-  std::vector<std::string> split_over_runs_;  // nodes computed from the rates of several runs
+  std::set<std::string, std::less<>> socket_wide_events_;  // of the latest aggregation
+  std::set<std::string> socket_wide_nodes_;                // the nodes those events reach
+  std::vector<std::string> unit_warnings_;                 // of the latest aggregation
+  std::vector<std::string> split_over_runs_;               // nodes computed from the rates of several runs
   std::vector<std::string> run_warnings_;
 };
 
