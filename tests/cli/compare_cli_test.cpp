@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../support/sanitizers.h"
 #include "../support/temp_tree.h"
 #include "run_command.h"
 
@@ -65,14 +66,16 @@ TEST(CompareCli, TheSameCommandTwiceHasNoSignificantChangeOnLevelOne) {
 }
 
 // pointer-chase touches 256 MiB page by page, alu hardly any memory: the page
-// faults per second rise by orders of magnitude, significantly.
+// faults per second rise by orders of magnitude, significantly. Under
+// AddressSanitizer the demo's own shadow memory faults too, which leaves a
+// rise of about 5x (460% to 550%).
 TEST(CompareCli, APageFaultingKernelAgainstAComputeKernel) {
   TempTree tree;
   const std::string compute = saved_runs(tree, kDemo + "alu", "alu");
   const std::string faulting = saved_runs(tree, kDemo + "pointer-chase", "chase");
   const auto comparison = compared(compute, faulting);
   const auto& faults = change(comparison, "Page_Faults_Per_Second");
-  EXPECT_GT(faults["change"].get<double>(), 1000);  // percent
+  EXPECT_GT(faults["change"].get<double>(), kAddressSanitizer ? 200 : 1000);  // percent
   EXPECT_EQ(faults["change_unit"], "percent");
   EXPECT_EQ(faults["significant"], true);
   EXPECT_LT(faults["p_value"].get<double>(), 0.05);
