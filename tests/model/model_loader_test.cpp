@@ -390,7 +390,8 @@ TEST(SelectModel, RejectsAmbiguousAndUnknownNames) {
     select_model(kShippedModels, amd_cpu(0x1A, 0), "skylake");
     FAIL() << "an unknown --cpu was accepted";
   } catch (const Error& error) {
-    EXPECT_THAT(error.what(), HasSubstr("--cpu skylake names no model; supported: hsw (Intel Haswell"));
+    EXPECT_THAT(error.what(), HasSubstr("--cpu skylake names no model; supported: "));
+    EXPECT_THAT(error.what(), HasSubstr("; hsw (Intel Haswell"));
     EXPECT_THAT(error.what(), HasSubstr("; zen4 (AMD Zen 4"));
     EXPECT_THAT(error.what(), HasSubstr("use --cpu NAME"));
   }

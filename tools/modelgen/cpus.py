@@ -1,0 +1,53 @@
+"""The Intel CPUs the generator writes models for, and the perfmon files of
+each (pinned in ../shared/reference/intel-perfmon/VERSIONS.md).
+
+`cpus` is taken from perfmon's mapfile.csv (the rows of the core events
+file) unless given here. A hybrid CPU's P-core model names its PMU
+(`cpu_core`) and core type.
+"""
+
+
+class Cpu:
+    def __init__(self, name, title, directory, metrics, events, retire_latency=None, cpus=None, pmu=None,
+                 core_type=None):
+        self.name = name
+        self.title = title
+        self.directory = directory
+        self.metrics = metrics
+        self.events = events          # core events files; the first one is the one the mapfile names
+        self.retire_latency = retire_latency
+        self.cpus = cpus
+        self.pmu = pmu
+        self.core_type = core_type
+
+
+def hybrid_p_core(name, title, directory, metrics, events):
+    return Cpu(name, title, directory, metrics, [events], pmu="cpu_core", core_type="P-core")
+
+
+CPUS = {cpu.name: cpu for cpu in [
+    Cpu("hsx", "Intel Haswell server", "HSX", "haswellx_metrics.json", ["haswellx_core.json"]),
+    Cpu("bdw", "Intel Broadwell client", "BDW", "broadwell_metrics.json", ["broadwell_core.json"]),
+    Cpu("bdx", "Intel Broadwell server", "BDX", "broadwellx_metrics.json", ["broadwellx_core.json"]),
+    Cpu("skx", "Intel Skylake server", "SKX", "skylakex_metrics.json", ["skylakex_core.json"]),
+    Cpu("clx", "Intel Cascade Lake server", "CLX", "cascadelakex_metrics.json", ["cascadelakex_core.json"]),
+    Cpu("rkl", "Intel Rocket Lake client", "RKL", "rocketlake_metrics.json", ["rocketlake_core.json"]),
+    Cpu("tgl", "Intel Tiger Lake client", "TGL", "tigerlake_metrics.json", ["tigerlake_core.json"]),
+    Cpu("icx", "Intel Ice Lake server", "ICX", "icelakex_metrics.json", ["icelakex_core.json"]),
+    Cpu("emr", "Intel Emerald Rapids server", "EMR", "emeraldrapids_metrics.json", ["emeraldrapids_core.json"]),
+    Cpu("gnr", "Intel Granite Rapids server", "GNR", "graniterapids_metrics.json", ["graniterapids_core.json"],
+        retire_latency="graniterapids_retire_latency.json"),
+    # Xeon Max shares Sapphire Rapids' CPU id; it is chosen with --cpu.
+    Cpu("sprhbm", "Intel Sapphire Rapids HBM (Xeon Max)", "SPR", "sapphirerapidshbm_metrics.json",
+        ["sapphirerapids_core.json"], cpus=["Intel 6 0x8F"]),
+    Cpu("srf", "Intel Sierra Forest (E-core server)", "SRF", "sierraforest_metrics.json", ["sierraforest_core.json"]),
+    Cpu("grr", "Intel Grand Ridge (E-core)", "GRR", "grandridge_metrics.json", ["grandridge_core.json"]),
+    hybrid_p_core("adl", "Intel Alder Lake / Raptor Lake P-core", "ADL", "alderlake_metrics_goldencove_core.json",
+                  "alderlake_goldencove_core.json"),
+    hybrid_p_core("mtl", "Intel Meteor Lake P-core", "MTL", "meteorlake_metrics_redwoodcove_core.json",
+                  "meteorlake_redwoodcove_core.json"),
+    hybrid_p_core("lnl", "Intel Lunar Lake P-core", "LNL", "lunarlake_metrics_lioncove_core.json",
+                  "lunarlake_lioncove_core.json"),
+    hybrid_p_core("arl", "Intel Arrow Lake P-core", "ARL", "arrowlake_metrics_lioncove_core.json",
+                  "arrowlake_lioncove_core.json"),
+]}

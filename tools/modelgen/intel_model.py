@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Generates topdown's Intel models from Intel's perfmon data.
+
+    tools/modelgen/intel_model.py [--perfmon DIR] [--out DIR] [CPU ...]
+
+For each CPU (all of cpus.py's table without arguments) it reads the CPU's
+metrics and core events JSON from the perfmon folder (default:
+../shared/reference/intel-perfmon beside the source tree) and writes
+models/<name>.model and models/events/intel_<name>.events. Descriptions,
+advice and units come from intel_text.ini, our own words shared by every
+CPU. Run by a developer after changing the table or the pinned perfmon
+files; the output is committed. Standard library only.
+"""
+
+import argparse
+import os
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from cpus import CPUS  # noqa: E402
+from event_table import EventTable  # noqa: E402
+from formulas import FormulaTranslator, ThresholdTranslator, safe_name  # noqa: E402
+from model_writer import write_model  # noqa: E402
+from perfmon import (GeneratorError, NotCountable, cpu_matches, parents_elsewhere, read_events, read_metrics,  # noqa: E402
+                     read_retire_latencies)
+from text_table import read_text_table  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.dirname(os.path.dirname(HERE))
+
+
+class Generated:
+    """One CPU's model: the metrics kept, each translated, and what was left out."""
+
+    def __init__(self, cpu, header, metrics, events, latencies, parents_elsewhere):
+        self.cpu = cpu
+        self.header = header
+        fix_parents(metrics, parents_elsewhere, cpu)
+        self.table = EventTable(events, latencies)
+        names = {"tma_" + m.name.lower(): safe_name(m.name) for m in metrics}
+        self.formulas = FormulaTranslator(names, self.table.spell)
+        self.left_out = {}  # MetricName -> why
+        self.metrics = self.keep_countable(metrics)
+        self.translate_thresholds()
+
+    def keep_countable(self, metrics):
+        translated = {}
+        for metric in metrics:
+            where = f"{self.cpu.name}: {metric.name}"
+            try:
+                if metric.base_formula:
+                    translated[metric.name] = self.formulas.base_formula(metric.base_formula, where)
+                else:
+                    translated[metric.name] = self.formulas.alias_formula(metric, where)
+            except NotCountable as reason:
+                self.left_out[metric.name] = str(reason)
+        # A metric that uses (or hangs under) a left-out one is left out too.
+        changed = True
+        while changed:
+            changed = False
+            for metric in metrics:
+                if metric.name in self.left_out:
+                    continue
+                uses = set(translated[metric.name].replace("(", " ").replace(")", " ").split())
+                blocked = sorted(n for n in uses | {metric.parent} if n in self.left_out)
+                if blocked:
+                    self.left_out[metric.name] = "needs " + ", ".join(blocked)
+                    changed = True
+        kept = [m for m in metrics if m.name not in self.left_out]
+        self.left_out_legacy = [m.legacy_name for m in metrics if m.name in self.left_out]
+        for metric in kept:
+            metric.translated = translated[metric.name]
+        return kept
+
+    def translate_thresholds(self):
+        by_legacy = {m.legacy_name: m for m in self.metrics}
+        thresholds = ThresholdTranslator(by_legacy, {})
+        for metric in sorted(self.metrics, key=lambda m: (not m.is_node, m.level)):
+            where = f"{self.cpu.name}: {metric.name} threshold"
+            unknown = [v for v in metric.threshold_metrics.values() if v not in by_legacy]
+            unknown += [n for n in self.left_out_legacy if n in metric.threshold]
+            metric.threshold_text = None if unknown else thresholds.translate(metric, where)
+
+
+def fix_parents(metrics, parents_elsewhere, cpu):
+    levels = {m.name: m.level for m in metrics}
+    for metric in metrics:
+        if metric.parent and levels.get(metric.parent) != metric.level - 1:
+            parent = parents_elsewhere.get((metric.name, metric.level))
+            if levels.get(parent) != metric.level - 1:
+                raise GeneratorError(f"{cpu.name}: {metric.name} is at level {metric.level} under "
+                                     f"{metric.parent}, and no other CPU's file says where it belongs")
+            metric.parent = parent
+
+
+def generate(cpu, perfmon, text, out, parents):
+    directory = os.path.join(perfmon, cpu.directory)
+    header, metrics = read_metrics(os.path.join(directory, "metrics", cpu.metrics))
+    events = read_events([os.path.join(directory, "events", f) for f in cpu.events])
+    latencies = read_retire_latencies(os.path.join(directory, "metrics", cpu.retire_latency)
+                                      if cpu.retire_latency else None)
+    generated = Generated(cpu, header, metrics, events, latencies, parents)
+    cpus = cpu.cpus or cpu_matches(os.path.join(perfmon, "mapfile.csv"),
+                                   f"/{cpu.directory}/events/{cpu.events[0]}")
+    model_path = os.path.join(out, f"{cpu.name}.model")
+    events_path = os.path.join(out, "events", f"intel_{cpu.name}.events")
+    write_atomically(model_path, write_model(generated, cpus, text))
+    write_atomically(events_path, generated.table.write(cpu))
+    missing = [m.name for m in generated.metrics if "description" not in text.get(m.name, {})]
+    return generated, missing
+
+
+def write_atomically(path, content):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    temporary = path + ".tmp"
+    with open(temporary, "w", encoding="utf-8") as handle:
+        handle.write(content)
+    os.replace(temporary, path)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--perfmon", default=os.path.join(SOURCE, "..", "shared", "reference", "intel-perfmon"))
+    parser.add_argument("--out", default=os.path.join(SOURCE, "models"))
+    parser.add_argument("--text", default=os.path.join(HERE, "intel_text.ini"))
+    parser.add_argument("cpus", nargs="*", help="model names (default: every CPU of cpus.py)")
+    args = parser.parse_args()
+    unknown = [c for c in args.cpus if c not in CPUS]
+    if unknown:
+        parser.error(f"unknown CPU {', '.join(unknown)}; choose from {', '.join(CPUS)}")
+    try:
+        text = read_text_table(args.text)
+        parents = parents_elsewhere(args.perfmon)
+        for name in args.cpus or list(CPUS):
+            generated, missing = generate(CPUS[name], args.perfmon, text, args.out, parents)
+            print(f"{name}: {len(generated.metrics)} metrics, {len(generated.left_out)} left out"
+                  + (f", {len(missing)} without a description" if missing else ""))
+    except GeneratorError as error:
+        print(f"intel_model: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
