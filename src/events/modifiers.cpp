@@ -68,6 +68,12 @@ bool parse_modifier(std::string_view item, Modifiers& modifiers) {
     }
   }
   if (item.size() < 2) return parse_perf_letters(item, modifiers);
+  if (item.starts_with("eq")) {
+    const auto value = number_after_letter(item.substr(1));
+    if (!value) return false;
+    modifiers.equal = *value;
+    return true;
+  }
   switch (item[0]) {
     case 'c':
     case 'i':
@@ -112,7 +118,7 @@ Modifiers parse_suffix_modifiers(std::string_view suffix, std::string_view event
   if (suffix.empty()) return modifiers;
   const auto reject = [&](std::string_view item) {
     throw Error("event '" + std::string(event) + "': unknown modifier '" + std::string(item) +
-                "'; use :cN :iN :eN :uXX :SUP :USER :p or perf's u/k/p");
+                "'; use :cN :iN :eN :eqN :uXX :SUP :USER :p or perf's u/k/p");
   };
   if (suffix[0] != ':') {
     if (!parse_perf_letters(suffix, modifiers)) reject(suffix);
@@ -133,6 +139,7 @@ void apply_modifiers(const Modifiers& modifiers, const PmuFormat& format, Encodi
   if (modifiers.cmask) format.set(encoding, "cmask", *modifiers.cmask);
   if (modifiers.invert) format.set(encoding, "inv", *modifiers.invert);
   if (modifiers.edge) format.set(encoding, "edge", *modifiers.edge);
+  if (modifiers.equal) format.set(encoding, "eq", *modifiers.equal);
   if (modifiers.umask) format.set(encoding, "umask", *modifiers.umask);
   encoding.exclude_user = encoding.exclude_user || modifiers.exclude_user;
   encoding.exclude_kernel = encoding.exclude_kernel || modifiers.exclude_kernel;

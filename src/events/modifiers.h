@@ -1,5 +1,5 @@
 #pragma once
-// Event modifiers: TMA style (":c1", ":i1", ":e1", ":u0xE4", ":SUP", ":USER",
+// Event modifiers: TMA style (":c1", ":i1", ":e1", ":eq1", ":u0xE4", ":SUP", ":USER",
 // ":p", ":percore", ":ocr_msr_val=0x10003c0001") and perf style ("u", "k", "pp", also combined as "upp").
 #include <cstdint>
 #include <optional>
@@ -14,6 +14,7 @@ struct Modifiers {
   std::optional<uint64_t> cmask;
   std::optional<uint64_t> invert;
   std::optional<uint64_t> edge;
+  std::optional<uint64_t> equal;  // ":eq1": count cycles where the count equals cmask (Lion Cove on)
   std::optional<uint64_t> umask;
   bool exclude_user = false;
   bool exclude_kernel = false;

@@ -60,6 +60,7 @@ PmuFormat PmuFormat::builtin_x86_core(cpu::Vendor vendor) {
     format.add_term("any", "config:21", origin);
     format.add_term("in_tx", "config:32", origin);
     format.add_term("in_tx_cp", "config:33", origin);
+    format.add_term("eq", "config:36", origin);
     format.add_term("offcore_rsp", "config1:0-63", origin);
     format.add_term("ldlat", "config1:0-15", origin);
     format.add_term("frontend", "config1:0-23", origin);

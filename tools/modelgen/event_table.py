@@ -13,7 +13,7 @@ SHARED_TABLE = os.path.join(HERE, "..", "..", "models", "events", "intel_core.ev
 # The modifiers perfmon writes after an event, as topdown's formulas spell
 # them ('=' is escaped in a formula). perf_metrics marks TOPDOWN.SLOTS read
 # with the PERF_METRICS fields: topdown always reads them so.
-KEPT_MODIFIER = re.compile(r"(c|e|i)\d+|u0x[0-9a-fA-F]+|percore")
+KEPT_MODIFIER = re.compile(r"(c|e|i|eq)\d+|u0x[0-9a-fA-F]+|percore")
 CASED_MODIFIERS = {"sup": "SUP", "user": "USER"}
 OFFCORE_VALUE = re.compile(r"ocr_msr_val=(0x[0-9a-fA-F]+)")
 RETIRE_LATENCY = "retire_latency"
@@ -78,6 +78,7 @@ class EventTable:
         if event is None:
             return None
         precise = event.get("Precise", event.get("PEBS", "0")) not in ("0", "")
+        self.used.add(name)
         return name + (":pp" if precise else "")
 
     def general_counters(self, field):
