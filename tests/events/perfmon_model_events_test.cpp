@@ -143,7 +143,7 @@ TEST_P(PerfmonModelEvents, EveryEventMatchesIntelsList) {
   const Resolver resolver(offline_resolver_config(model));  // the model's CPU, not this machine's PMUs
 
   const std::set<std::string> names = model_events(model);
-  EXPECT_GE(names.size(), 80u);  // Grand Ridge's E-core tree is the smallest
+  EXPECT_GE(names.size(), 70u);  // the E-core trees are the smallest
   EXPECT_GE(perfmon_.size(), 150u);
   int checked = 0;
   int unlisted = 0;
@@ -209,7 +209,8 @@ TEST_P(PerfmonModelEvents, EveryEventMatchesIntelsList) {
 }
 
 // The hand-written models, then the ones tools/modelgen generates from
-// perfmon (their own tables encode every event; none reads the uncore yet).
+// perfmon (their own tables encode every event; none reads the uncore yet),
+// the E-core ones last.
 INSTANTIATE_TEST_SUITE_P(Intel, PerfmonModelEvents,
                          ::testing::Values(IntelModel{"hsw", "HSW", {"haswell_core.json", "haswell_uncore.json"}},
                                            IntelModel{"skl", "SKL", {"skylake_core.json", "skylake_uncore.json"}},
@@ -231,7 +232,11 @@ INSTANTIATE_TEST_SUITE_P(Intel, PerfmonModelEvents,
                                            IntelModel{"adl", "ADL", {"alderlake_goldencove_core.json"}, false},
                                            IntelModel{"mtl", "MTL", {"meteorlake_redwoodcove_core.json"}, false},
                                            IntelModel{"lnl", "LNL", {"lunarlake_lioncove_core.json"}, false},
-                                           IntelModel{"arl", "ARL", {"arrowlake_lioncove_core.json"}, false}),
+                                           IntelModel{"arl", "ARL", {"arrowlake_lioncove_core.json"}, false},
+                                           IntelModel{"adl_ecore", "ADL", {"alderlake_gracemont_core.json"}, false},
+                                           IntelModel{"mtl_ecore", "MTL", {"meteorlake_crestmont_core.json"}, false},
+                                           IntelModel{"lnl_ecore", "LNL", {"lunarlake_skymont_core.json"}, false},
+                                           IntelModel{"arl_ecore", "ARL", {"arrowlake_skymont_core.json"}, false}),
                          [](const ::testing::TestParamInfo<IntelModel>& test) {
                            return std::string(test.param.model);
                          });

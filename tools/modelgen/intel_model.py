@@ -18,6 +18,7 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from cpus import CPUS  # noqa: E402
+from ecore_model import ECORE_CPUS, EcoreModel, ecore_cpus, write_ecore_model  # noqa: E402
 from event_table import EventTable  # noqa: E402
 from formulas import FormulaTranslator, ThresholdTranslator, safe_name  # noqa: E402
 from model_writer import write_model  # noqa: E402
@@ -110,6 +111,14 @@ def generate(cpu, perfmon, text, out, parents):
     return generated, missing
 
 
+def generate_ecore(cpu, perfmon, text, out):
+    model = EcoreModel(cpu, perfmon)
+    write_atomically(os.path.join(out, f"{cpu.name}.model"), write_ecore_model(model, ecore_cpus(cpu, perfmon), text))
+    write_atomically(os.path.join(out, "events", f"intel_{cpu.name}.events"), model.table.write(cpu))
+    missing = [r.name for r in model.rows if r.name not in model.left_out and "description" not in text.get(r.name, {})]
+    return model, missing
+
+
 def write_atomically(path, content):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     temporary = path + ".tmp"
@@ -125,15 +134,21 @@ def main():
     parser.add_argument("--text", default=os.path.join(HERE, "intel_text.ini"))
     parser.add_argument("cpus", nargs="*", help="model names (default: every CPU of cpus.py)")
     args = parser.parse_args()
-    unknown = [c for c in args.cpus if c not in CPUS]
+    known = list(CPUS) + list(ECORE_CPUS)
+    unknown = [c for c in args.cpus if c not in known]
     if unknown:
-        parser.error(f"unknown CPU {', '.join(unknown)}; choose from {', '.join(CPUS)}")
+        parser.error(f"unknown CPU {', '.join(unknown)}; choose from {', '.join(known)}")
     try:
         text = read_text_table(args.text)
         parents = parents_elsewhere(args.perfmon)
-        for name in args.cpus or list(CPUS):
-            generated, missing = generate(CPUS[name], args.perfmon, text, args.out, parents)
-            print(f"{name}: {len(generated.metrics)} metrics, {len(generated.left_out)} left out"
+        for name in args.cpus or known:
+            if name in ECORE_CPUS:
+                model, missing = generate_ecore(ECORE_CPUS[name], args.perfmon, text, args.out)
+                kept = len(model.rows) - len(model.left_out)
+            else:
+                model, missing = generate(CPUS[name], args.perfmon, text, args.out, parents)
+                kept = len(model.metrics)
+            print(f"{name}: {kept} metrics, {len(model.left_out)} left out"
                   + (f", {len(missing)} without a description" if missing else ""))
     except GeneratorError as error:
         print(f"intel_model: {error}", file=sys.stderr)
