@@ -13,8 +13,10 @@ files; the output is committed. Standard library only.
 """
 
 import argparse
+import filecmp
 import os
 import sys
+import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from cpus import CPUS  # noqa: E402
@@ -132,24 +134,58 @@ def main():
     parser.add_argument("--perfmon", default=os.path.join(SOURCE, "..", "shared", "reference", "intel-perfmon"))
     parser.add_argument("--out", default=os.path.join(SOURCE, "models"))
     parser.add_argument("--text", default=os.path.join(HERE, "intel_text.ini"))
+    parser.add_argument("--check", action="store_true",
+                        help="generate into a scratch folder and fail if --out's files differ (exit 1) "
+                             "or the perfmon folder is missing (exit 77)")
     parser.add_argument("cpus", nargs="*", help="model names (default: every CPU of cpus.py)")
     args = parser.parse_args()
     known = list(CPUS) + list(ECORE_CPUS)
     unknown = [c for c in args.cpus if c not in known]
     if unknown:
         parser.error(f"unknown CPU {', '.join(unknown)}; choose from {', '.join(known)}")
+    if args.check:
+        if not os.path.isdir(args.perfmon):
+            print(f"intel_model: {args.perfmon} is missing; nothing to check against")
+            return 77
+        with tempfile.TemporaryDirectory() as scratch:
+            status = run(args, scratch, quiet=True)
+            return status or compare(scratch, args.out)
+    return run(args, args.out)
+
+
+def compare(generated, committed):
+    """1 when a generated file differs from the committed one (the models were
+    edited by hand, or the generator or its inputs changed without a rerun)."""
+    stale = []
+    for folder, _, files in os.walk(generated):
+        for file in files:
+            relative = os.path.relpath(os.path.join(folder, file), generated)
+            theirs = os.path.join(committed, relative)
+            if not os.path.exists(theirs) or not filecmp.cmp(os.path.join(folder, file), theirs, shallow=False):
+                stale.append(relative)
+    for relative in sorted(stale):
+        print(f"intel_model: {os.path.join(committed, relative)} is not what the generator writes; "
+              "run tools/modelgen/intel_model.py and commit the result")
+    return 1 if stale else 0
+
+
+def run(args, out, quiet=False):
+    known = list(CPUS) + list(ECORE_CPUS)
     try:
         text = read_text_table(args.text)
         parents = parents_elsewhere(args.perfmon)
         for name in args.cpus or known:
             if name in ECORE_CPUS:
-                model, missing = generate_ecore(ECORE_CPUS[name], args.perfmon, text, args.out)
+                model, missing = generate_ecore(ECORE_CPUS[name], args.perfmon, text, out)
                 kept = len(model.rows) - len(model.left_out)
             else:
-                model, missing = generate(CPUS[name], args.perfmon, text, args.out, parents)
+                model, missing = generate(CPUS[name], args.perfmon, text, out, parents)
                 kept = len(model.metrics)
-            print(f"{name}: {kept} metrics, {len(model.left_out)} left out"
-                  + (f", {len(missing)} without a description" if missing else ""))
+            if missing:
+                raise GeneratorError(f"{name}: {', '.join(missing)} have no description in {args.text}; "
+                                     "write one there")
+            if not quiet:
+                print(f"{name}: {kept} metrics, {len(model.left_out)} left out")
     except GeneratorError as error:
         print(f"intel_model: {error}", file=sys.stderr)
         return 1

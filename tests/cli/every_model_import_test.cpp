@@ -1,0 +1,85 @@
+// Every shipped model, end to end: a counts file holding every event its
+// level-1 and level-2 nodes need gives a full tree at those levels (no n/a),
+// with SMT off and on and, where the CPU has it, the PERF_METRICS register.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "../support/temp_tree.h"
+#include "model/dependencies.h"
+#include "model/model.h"
+#include "run_command.h"
+
+namespace topdown::testing {
+namespace {
+
+const std::string kTopdown = TOPDOWN_BIN;
+const std::filesystem::path kModels = std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models";
+
+std::vector<std::string> shipped_models() {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(kModels)) {
+    if (entry.path().extension() == ".model") names.push_back(entry.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::set<std::string> upper_levels_events(const model::Model& model, const model::RunVariables& vars) {
+  const model::Dependencies deps(model, vars);
+  std::set<std::string> events;
+  for (const model::Node& node : model.nodes) {
+    if (!node.is_info && node.level <= 2) events.merge(std::set(deps.events_of(node.name)));
+  }
+  return events;
+}
+
+// Counts that make no denominator zero: distinct, from a fixed sequence.
+std::string counts_file(const std::set<std::string>& events, bool smt, bool perf_metrics) {
+  std::ostringstream out;
+  out << "smt_enabled " << smt << "\nperf_metrics " << perf_metrics << "\ninterval-s 1.0\n";
+  uint64_t state = 12345;
+  for (const std::string& event : events) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    out << event << " " << 1'000'000 + (state >> 40) % 9'000'000 << "\n";
+  }
+  return out.str();
+}
+
+class EveryModelImport : public ::testing::TestWithParam<std::string> {};
+
+TEST(EveryModelImport, AllShippedModelsAreChecked) {
+  EXPECT_GE(shipped_models().size(), 27u);  // 25 Intel models, 2 AMD
+}
+
+TEST_P(EveryModelImport, GivesAFullTreeAtLevelsOneAndTwo) {
+  const model::Model model = model::load_model(kModels / (GetParam() + ".model"));
+  for (const bool smt : {false, true}) {
+    for (const bool perf_metrics : {false, true}) {
+      SCOPED_TRACE(std::string(smt ? "smt on" : "smt off") + (perf_metrics ? ", perf_metrics" : ""));
+      const auto events = upper_levels_events(model, {smt, false, perf_metrics});
+      ASSERT_FALSE(events.empty());
+      TempTree tree;
+      const auto counts = tree.write("all.counts", counts_file(events, smt, perf_metrics)).string();
+      const std::string out = tree.root().string() + "/report.json";
+      auto r = run_command(kTopdown + " import --cpu " + model.name + " -l 2 --json -o " + out + " " + counts);
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      const auto report = nlohmann::json::parse(slurp(out));
+      int nodes = 0;
+      for (const auto& node : report["nodes"]) {
+        EXPECT_TRUE(node["value"].is_number()) << node.dump();
+        ++nodes;
+      }
+      EXPECT_GE(nodes, 4);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shipped, EveryModelImport, ::testing::ValuesIn(shipped_models()),
+                         [](const ::testing::TestParamInfo<std::string>& model) { return model.param; });
+
+}  // namespace
+}  // namespace topdown::testing
