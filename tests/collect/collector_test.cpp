@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <fstream>
 #include <thread>
 
 #include "../support/scratch_cgroup.h"
@@ -359,6 +360,27 @@ TEST(RunOncePerGroup, NeedsACommand) {
   }
 }
 
+// Nanoseconds the tasks of `group` have been on a CPU (their schedstat): what
+// a cgroup's cpu-clock can at most count, however busy the machine is.
+double cgroup_cpu_ns(const topdown::testing::ScratchCgroup& group) {
+  std::ifstream procs(group.directory() / "cgroup.procs");
+  double total = 0;
+  for (pid_t pid = 0; procs >> pid;) {
+    std::ifstream schedstat("/proc/" + std::to_string(pid) + "/schedstat");
+    double on_cpu_ns = 0;
+    if (schedstat >> on_cpu_ns) total += on_cpu_ns;
+  }
+  return total;
+}
+
+// The cgroup's count against what its tasks really ran meanwhile: never
+// more, and most of it (the counting window is most of the measured one).
+void expect_counted_what_it_ran(double counted_ns, double ran_ns) {
+  EXPECT_GT(counted_ns, 0.5 * ran_ns) << "ran " << ran_ns << " ns";
+  EXPECT_LT(counted_ns, 1.02 * ran_ns + 2e6) << "ran " << ran_ns << " ns";
+  EXPECT_GT(counted_ns, 1e6);
+}
+
 TEST(CollectCgroups, EachCgroupCountsOnlyItsOwnTasksOnEveryCpu) {
   if (!system_wide_permitted()) GTEST_SKIP() << kSystemWideNotPermitted;
   std::string why_not;
@@ -372,7 +394,9 @@ TEST(CollectCgroups, EachCgroupCountsOnlyItsOwnTasksOnEveryCpu) {
     Target target{{"sleep", "0.5"}, {}, select_cpus(""), {}};
     target.cgroups = {Cgroup{busy_group->name(), busy_group->directory()},
                       Cgroup{idle_group->name(), idle_group->directory()}};
+    const double ran_before = cgroup_cpu_ns(*busy_group);
     const WorkloadResult result = collect(target, {CounterGroup{{kCpuClock}}}, Options{});
+    const double ran_ns = cgroup_cpu_ns(*busy_group) - ran_before;
     ASSERT_EQ(result.places.size(), 2 * target.cpus.size());
     double busy_ns = 0;
     double idle_ns = 0;
@@ -387,7 +411,7 @@ TEST(CollectCgroups, EachCgroupCountsOnlyItsOwnTasksOnEveryCpu) {
       }
     }
     // One spinning process for the half second sleep ran: up to one CPU's time.
-    EXPECT_GT(busy_ns, 0.1e9);
+    expect_counted_what_it_ran(busy_ns, ran_ns);
     EXPECT_LT(busy_ns, 0.7e9);
     EXPECT_EQ(idle_ns, 0);
   }
@@ -421,7 +445,9 @@ TEST(CollectCgroups, ASoftwareEventOfAMigratingTaskIsExact) {
   });
   Target target{{"sleep", "0.6"}, {}, cpus, {}};
   target.cgroups = {Cgroup{busy_group->name(), busy_group->directory()}};
+  const double ran_before = cgroup_cpu_ns(*busy_group);
   const WorkloadResult result = collect(target, {CounterGroup{{kCpuClock}}}, Options{});
+  const double ran_ns = cgroup_cpu_ns(*busy_group) - ran_before;
   stop = true;
   mover.join();
   double busy_ns = 0;
@@ -430,7 +456,7 @@ TEST(CollectCgroups, ASoftwareEventOfAMigratingTaskIsExact) {
     EXPECT_EQ(clock.time_enabled, clock.time_running) << place.label;
     busy_ns += clock.value;
   }
-  EXPECT_GT(busy_ns, 0.1e9);
+  expect_counted_what_it_ran(busy_ns, ran_ns);
   EXPECT_LT(busy_ns, 0.8e9);
   // A CPU the cgroup never ran on adds nothing, rather than making the sum n/a.
   const auto scaled = result.sample.find("cpu-clock")->scaled();
