@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "../support/temp_tree.h"
 #include "collect/collect.h"
 #include "run_command.h"
 #include "support/scratch_cgroup.h"
@@ -41,11 +42,18 @@ const nlohmann::json& node_of(const nlohmann::json& record, const std::string& n
 }
 
 // Runs `stat_options` while a process spins in `busy`; stat's result.
-CommandResult stat_beside_a_spinner(const ScratchCgroup& busy, const std::string& stat_options) {
+// Runs stat while a spinner runs in `busy`; the nanoseconds the spinner was on
+// a CPU meanwhile (its schedstat) go to `ran_file`.
+CommandResult stat_beside_a_spinner(const ScratchCgroup& busy, const std::string& stat_options,
+                                    const std::filesystem::path& ran_file) {
   const std::string spinner = "sh -c 'echo $$ > " + (busy.directory() / "cgroup.procs").string() +
                               " && exec sh -c \"while :; do :; done\"' & spinner=$!; sleep 0.2; ";
-  return run_command("(" + spinner + kStat + " " + stat_options + "; status=$?; kill $spinner; exit $status)");
+  const std::string on_cpu = "$(cut -d' ' -f1 /proc/$spinner/schedstat)";
+  return run_command("(" + spinner + "before=" + on_cpu + "; " + kStat + " " + stat_options + "; status=$?; echo $((" +
+                     on_cpu + " - before)) > " + ran_file.string() + "; kill $spinner; exit $status)");
 }
+
+double spinner_ran_ns(const std::filesystem::path& ran_file) { return std::stod(slurp(ran_file.string())); }
 
 class CgroupStat : public ::testing::Test {
  protected:
@@ -61,11 +69,13 @@ class CgroupStat : public ::testing::Test {
 
   std::unique_ptr<ScratchCgroup> busy_;
   std::unique_ptr<ScratchCgroup> idle_;
+  TempTree tree_;
+  const std::filesystem::path ran_file_ = tree_.root() / "spinner-ran-ns";
 };
 
 TEST_F(CgroupStat, EachCgroupIsAReportOfItsOwnTasksOnEveryCpu) {
-  const CommandResult r =
-      stat_beside_a_spinner(*busy_, "-G " + busy_->name() + "," + idle_->name() + " -I 200 --json -- sleep 0.6");
+  const CommandResult r = stat_beside_a_spinner(
+      *busy_, "-G " + busy_->name() + "," + idle_->name() + " -I 200 --json -- sleep 0.6", ran_file_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::map<std::string, nlohmann::json> whole;
   std::map<std::string, double> intervals_running_ns;
@@ -88,10 +98,13 @@ TEST_F(CgroupStat, EachCgroupIsAReportOfItsOwnTasksOnEveryCpu) {
   // machine. A cgroup's software counter runs only while one of its tasks is
   // on that CPU and never shares a counter: exact, whatever the kernel says
   // of its enabled time (collect_tests: CollectCgroups.ASoftwareEvent...).
+  // So it counts most of what the spinner ran while stat ran, never more.
   const double elapsed_ns = busy["elapsed_s"].get<double>() * 1e9;
+  const double ran_ns = spinner_ran_ns(ran_file_);
   const nlohmann::json& busy_clock = event_of(busy, "task-clock");
   const double running_ns = busy_clock["time_running_ns"].get<double>();
-  EXPECT_GT(running_ns, 0.15 * elapsed_ns) << busy.dump();
+  EXPECT_GT(running_ns, 0.5 * ran_ns) << busy.dump();
+  EXPECT_LT(running_ns, 1.02 * ran_ns + 2e6) << busy.dump();
   EXPECT_LT(running_ns, 1.05 * elapsed_ns) << busy.dump();
   EXPECT_EQ(busy_clock["counted_share"].get<double>(), 1.0) << busy.dump();
   EXPECT_DOUBLE_EQ(intervals_running_ns[busy_->name()], running_ns);
@@ -114,7 +127,8 @@ TEST_F(CgroupStat, EachCgroupIsAReportOfItsOwnTasksOnEveryCpu) {
 TEST_F(CgroupStat, PerSocketSplitsEachCgroupIntoItsOwnSockets) {
   const std::string page = ::testing::TempDir() + "/cgroups-" + std::to_string(::getpid()) + ".html";
   const CommandResult r = stat_beside_a_spinner(
-      *busy_, "-G " + busy_->name() + "," + idle_->name() + " --per-socket -C 0 --html " + page + " -- sleep 0.3");
+      *busy_, "-G " + busy_->name() + "," + idle_->name() + " --per-socket -C 0 --html " + page + " -- sleep 0.3",
+      ran_file_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // Text: each cgroup's whole, then its sockets (CPU 0 is on one socket).
   std::vector<std::string> headings;
@@ -137,14 +151,19 @@ TEST_F(CgroupStat, PerSocketSplitsEachCgroupIntoItsOwnSockets) {
 
 TEST_F(CgroupStat, NoMultiplexKeepsEachCgroupApart) {
   const CommandResult r = stat_beside_a_spinner(
-      *busy_, "-G " + busy_->name() + "," + idle_->name() + " --no-multiplex --json -- sleep 0.3");
+      *busy_, "-G " + busy_->name() + "," + idle_->name() + " --no-multiplex --json -- sleep 0.3", ran_file_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::vector<std::string> lines = lines_of(r.err);
   ASSERT_EQ(lines.size(), 2u) << r.err;
   const nlohmann::json busy = nlohmann::json::parse(lines[0]);
   const nlohmann::json idle = nlohmann::json::parse(lines[1]);
   EXPECT_EQ(busy["scope"], busy_->name());
-  EXPECT_GT(event_of(busy, "task-clock")["value"].get<double>(), 0.15 * busy["elapsed_s"].get<double>() * 1e9);
+  // task-clock is counted in one of the runs (one per group): a real part of
+  // what the spinner ran over all of them, never more.
+  const double counted_ns = event_of(busy, "task-clock")["value"].get<double>();
+  const double ran_ns = spinner_ran_ns(ran_file_);
+  EXPECT_GT(counted_ns, 0.05 * ran_ns) << busy.dump();
+  EXPECT_LT(counted_ns, 1.02 * ran_ns + 2e6) << busy.dump();
   EXPECT_EQ(idle["scope"], idle_->name());
   EXPECT_EQ(event_of(idle, "task-clock")["time_enabled_ns"].get<double>(), 0);
 }

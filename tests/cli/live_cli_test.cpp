@@ -148,13 +148,17 @@ TEST(LiveCli, AttachesToARunningProcessUntilItExits) {
   TempTree tree;
   const std::string go = tree.root().string() + "/go";
   const std::string out = tree.root().string() + "/stat.json";
-  const auto script = tree.write("attach.sh",
-                                 "sh -c 'until [ -e " + go + " ]; do sleep 0.01; done; "
-                                 "timeout 0.5 sh -c \"while :; do :; done\"' & pid=$!\n" +
-                                     kStat + " --json -p $pid 2>" + out + " & stat=$!\n" +
-                                     "until ls -l /proc/$stat/fd 2>/dev/null | grep -q perf_event; do sleep 0.01; done\n"
-                                     "touch " + go + "\n"
-                                     "wait $stat; status=$?; cat " + out + " >&2; echo $pid >&2; exit $status\n");
+  const auto script =
+      tree.write("attach.sh", "sh -c 'until [ -e " + go +
+                                  " ]; do sleep 0.01; done; "
+                                  "timeout 0.5 sh -c \"while :; do :; done\"' & pid=$!\n" +
+                                  kStat + " --json -p $pid 2>" + out + " & stat=$!\n" +
+                                  "until ls -l /proc/$stat/fd 2>/dev/null | grep -q perf_event; do sleep 0.01; done\n"
+                                  "touch " +
+                                  go +
+                                  "\n"
+                                  "wait $stat; status=$?; cat " +
+                                  out + " >&2; echo $pid >&2; exit $status\n");
   auto r = run_command("sh " + script.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto newline = r.err.rfind('\n', r.err.size() - 2);
@@ -163,7 +167,8 @@ TEST(LiveCli, AttachesToARunningProcessUntilItExits) {
   EXPECT_EQ(report["pids"], nlohmann::json::array({pid}));
   EXPECT_TRUE(report["command"].empty());
   EXPECT_GT(report["elapsed_s"].get<double>(), 0.45);
-  EXPECT_GT((*event_of(report, "task-clock"))["value"].get<double>(), 0.1e9) << "the busy child was counted";
+  // However little of a busy machine the child got (a sixth of a CPU at a load of 12).
+  EXPECT_GT((*event_of(report, "task-clock"))["value"].get<double>(), 0.02e9) << "the busy child was counted";
 }
 
 TEST(LiveCli, AttachingToNoProcessFails) {

@@ -111,7 +111,9 @@ TEST_F(RecordCli, SigintStopsAndLeavesAWholeFile) {
   const recording::Recording recording = recording::read_data_file(file_);
   EXPECT_FALSE(recording.truncated);
   EXPECT_TRUE(recording.warnings.empty()) << recording.warnings[0];
-  EXPECT_GT(recording.samples.size(), 100u);
+  // A second of spinning is hundreds of samples on a quiet machine; at a load
+  // of 12 on two CPUs the spinner got a sixth of one (90 samples a second).
+  EXPECT_GT(recording.samples.size(), 20u);
   EXPECT_GT(recording.header.groups[0].time_enabled, 0u);
 }
 
@@ -120,7 +122,7 @@ TEST_F(RecordCli, SigkillLeavesAReadablePrefix) {
                              "sleep 1; kill -KILL $pid; wait $pid; status=$?; sleep 1.2; exit $status");
   EXPECT_EQ(r.exit_code, 137) << r.err;
   const recording::Recording recording = recording::read_data_file(file_);
-  EXPECT_GT(recording.samples.size(), 100u);  // drained every 250 ms
+  EXPECT_GT(recording.samples.size(), 20u);  // drained every 250 ms, however little CPU the spinner got
   ASSERT_FALSE(recording.warnings.empty());
   EXPECT_NE(recording.warnings.back().find("no end record"), std::string::npos);
 }
