@@ -87,13 +87,27 @@ class Generated:
 
 def fix_parents(metrics, parents_elsewhere, cpu):
     levels = {m.name: m.level for m in metrics}
+    by_legacy = {m.legacy_name: m for m in metrics}
     for metric in metrics:
+        if metric.is_node and metric.level > 1 and not metric.parent:
+            metric.parent = parent_named_by_threshold(metric, by_legacy, cpu)
         if metric.parent and levels.get(metric.parent) != metric.level - 1:
             parent = parents_elsewhere.get((metric.name, metric.level))
             if levels.get(parent) != metric.level - 1:
                 raise GeneratorError(f"{cpu.name}: {metric.name} is at level {metric.level} under "
                                      f"{metric.parent}, and no other CPU's file says where it belongs")
             metric.parent = parent
+
+
+def parent_named_by_threshold(metric, by_legacy, cpu):
+    """A deeper node without ParentCategory (SPR-HBM's HBM_Bound): its own
+    threshold names its ancestors, the one a level up is its parent."""
+    named = [by_legacy[v] for v in metric.threshold_metrics.values() if v in by_legacy]
+    parents = [m.name for m in named if m.is_node and m.level == metric.level - 1]
+    if len(parents) != 1:
+        raise GeneratorError(f"{cpu.name}: {metric.name} is at level {metric.level} without a parent, "
+                             "and its threshold does not name one")
+    return parents[0]
 
 
 def generate(cpu, perfmon, text, out, parents):
