@@ -12,7 +12,31 @@ relative, n/a exactly where Python's arithmetic fails, e.g. division by
 zero) and in its over-threshold flag, and be placed as perfmon has it:
 nodes at perfmon's level under perfmon's parent, Info metrics outside the
 tree. Perfmon metrics the model leaves out, and the model's metrics perfmon
-does not have, are listed, not judged.
+does not have, are listed as notes, not judged; the notes sort the left-out
+ones by reason: perfmon's formula cannot be evaluated (below), they read
+uncore events (UNC_*, FREERUN_*), or they need machine sizes topdown does
+not know (SOCKET_COUNT, CHAS_PER_SOCKET, CORES_PER_SOCKET); the rest are
+named as left out for no reason this check knows.
+
+Formulas perfmon writes that Python cannot read as written: a comparison
+with a space inside (`q > = 0`, Granite Rapids and the client Lion/Redwood
+Cove files) is read as `>=`. A formula that stays unreadable or is more than
+arithmetic, comparisons, conditionals and min/max (`#NA if 0 > 2 else ...`
+in sapphirerapidshbm_metrics.json, `a[0]` in uncore C-state metrics) cannot
+be evaluated: it is noted, and the model must not have that metric (if it
+does, that is a mismatch: its values could not be checked).
+
+Retire latencies (`EVENT:retire_latency`): with --retire-latency FILE
+(perfmon's *_retire_latency.json) the alias is the `MEAN` of the event's
+entry in its `Data`; an event the file does not list, or every such event
+without the option, makes the metric one that cannot be evaluated, as above.
+
+Parents that contradict the file's own Level (cascadelakex: Level 3 under a
+level-4 parent; sapphirerapidshbm: Level 3 with no parent): the model must
+keep the Level, and its parent, one level up, must be the parent another
+perfmon metrics file of the same folder tree (<tree>/<CPU>/metrics/*.json)
+gives that node at that Level, or the ancestor of perfmon's parent at that
+level. That is noted; any other placement is a mismatch.
 
 Names: topdown's node and Info names are perfmon's MetricName (or the
 node's vendor_name where MetricName is not a valid name, 4K_Aliasing).
@@ -27,8 +51,9 @@ perfmon's terms, as topdown spells them:
   DURATIONTIMEINMILLISECONDS    1000 * interval-s; DURATIONTIMEINSECONDS interval-s
   a constant named by a number  that number (perfmon's "20" for the
                                 dependent-loads weight)
-  machine sizes (the number of logical CPUs, sockets, CHAs per socket) are
-  written into the counts file as counts of the names in MACHINE_SIZES.
+  machine sizes (the number of logical CPUs, sockets, CHAs and cores per
+  socket) are written into the counts file as counts of the names in
+  MACHINE_SIZES; topdown knows num_cpus_online only (a run variable).
 
 PERF_METRICS (--perf-metrics on|off, for Ice Lake and later): the run
 variable perf_metrics is written into each counts file. With it on, the
@@ -43,7 +68,14 @@ Thresholds: perfmon's Threshold.Formula with its `&` and `|` read as `and`
 and `or`, its aliases bound to the named metrics' values in perfmon's units.
 A metric whose own value is n/a is never over (topdown's rule); a
 comparison with an n/a metric inside the formula is false. A metric without
-a threshold formula must never be flagged.
+a threshold formula must never be flagged. The E-core TMA 3.6 files
+(sierraforest, grandridge) write thresholds differently: no ThresholdMetrics
+aliases, the metrics named by their LegacyName, `&&` and `||`, and numbers
+that are fractions though the values are percent
+(`metric_TMA_Frontend_Bound(%) >0.20` means 20%): there each legacy name is
+bound to the metric's value with tree nodes as fractions (Info metrics in
+their own units). A threshold that reads a metric that cannot be evaluated
+is noted and not judged.
 
 Counts files per SMT (and PERF_METRICS) setting: random counts of every
 event; some counts zero; only the events the reference actually reads
@@ -56,9 +88,12 @@ file is absent (ctest reports the test as skipped).
 """
 
 import argparse
+import ast
+import glob
 import json
 import os
 import random
+import re
 import sys
 import tempfile
 
@@ -86,6 +121,7 @@ MACHINE_SIZES = {
     "system.sockets[0].cpus.count * system.socket_count": ("num_cpus_online", 1, 256),
     "SOCKET_COUNT": ("socket_count", 1, 4),
     "CHAS_PER_SOCKET": ("chas_per_socket", 8, 60),
+    "CORES_PER_SOCKET": ("cores_per_socket", 4, 128),
 }
 
 # Without the PERF_METRICS register: the general-counter event that counts
@@ -111,10 +147,27 @@ class PerfmonError(CheckError):
 
 # ------------------------------------------------------------ perfmon
 
-class Metric:
-    """One perfmon metric: its formula and threshold, compiled as Python."""
+RETIRE_LATENCY = ":retire_latency"
+# perfmon writes some comparisons with a space inside the operator ("q > = 0").
+SPLIT_OPERATOR = re.compile(r"([<>=!])\s+=")
+# What a formula may be made of: arithmetic, comparisons, conditionals, min/max
+# calls, names and numbers. Anything else (perfmon's "a[0]" in uncore metrics)
+# is a formula this check cannot evaluate.
+FORMULA_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Compare, ast.IfExp, ast.BoolOp, ast.Call,
+                 ast.Name, ast.Constant, ast.Load, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.USub, ast.UAdd,
+                 ast.Gt, ast.GtE, ast.Lt, ast.LtE, ast.Eq, ast.NotEq, ast.And, ast.Or)
 
-    def __init__(self, raw, where):
+
+class Unevaluable(Exception):
+    """perfmon's formula cannot be evaluated as written, or needs a value no one gives."""
+
+
+class Metric:
+    """One perfmon metric: its formula and threshold, compiled as Python.
+    `unevaluable` says why its value cannot be computed (None: it can), and
+    `threshold_unjudged` why its threshold flag cannot be (None: it can)."""
+
+    def __init__(self, raw, where, retire_latencies):
         self.name = raw["MetricName"]
         self.legacy_name = raw["LegacyName"]
         # Tree nodes: the TMA hierarchy. Info_* and Bottleneck_* are level-1
@@ -124,48 +177,112 @@ class Metric:
         self.parent = raw.get("ParentCategory") or None
         self.events = {e["Alias"]: e["Name"] for e in raw["Events"]}
         self.constants = {c["Alias"]: c["Name"] for c in raw["Constants"]}
+        self.retire_latencies = {}
+        self.unevaluable = None
         where = f"{where}: {self.name}"
-        self.formula = compile_python(raw["Formula"], f"{where} Formula",
-                                      set(self.events) | set(self.constants) | set(BUILTINS)
-                                      | {DURATION_S})
+        try:
+            for alias, event in self.events.items():
+                if event.endswith(RETIRE_LATENCY):
+                    plain = event[:-len(RETIRE_LATENCY)]
+                    if plain not in retire_latencies:
+                        raise Unevaluable(f"no retire latency of {plain} is given")
+                    self.retire_latencies[alias] = retire_latencies[plain]
+            self.formula = compile_python(raw["Formula"], f"{where} Formula",
+                                          set(self.events) | set(self.constants) | set(BUILTINS) | {DURATION_S})
+            for alias in self.retire_latencies:  # a number given with the model, not a count
+                del self.events[alias]
+        except Unevaluable as why:
+            self.unevaluable = str(why)
+            self.formula = None
         threshold = raw.get("Threshold") or {}
         self.threshold_text = threshold.get("Formula", "").strip()
         self.threshold_metrics = {t["Alias"]: t["Value"] for t in threshold.get("ThresholdMetrics", [])}
+        # TMA 3.6 (the E-core servers) names the metrics themselves in the
+        # formula, by their legacy names, instead of aliases.
+        self.threshold_over_legacy_names = bool(self.threshold_text) and not self.threshold_metrics
         self.threshold = None
-        if self.threshold_text:
-            python = self.threshold_text.replace("&", " and ").replace("|", " or ")
-            self.threshold = compile_python(python, f"{where} Threshold", set(self.threshold_metrics))
+        self.threshold_unjudged = None
+
+    def compile_threshold(self, where, legacy_names):
+        """The threshold formula as Python: perfmon's & and | (&& and || in
+        TMA 3.6) as `and` and `or`; legacy names, where they stand for
+        aliases, replaced by aliases of their own."""
+        if not self.threshold_text:
+            return
+        python = self.threshold_text.replace("&&", " and ").replace("||", " or ")
+        python = python.replace("&", " and ").replace("|", " or ")
+        if self.threshold_over_legacy_names:
+            named = sorted((n for n in legacy_names if n in python), key=len, reverse=True)
+            for number, legacy in enumerate(named):
+                alias = f"threshold_metric_{number}"
+                python, found = re.subn(re.escape(legacy) + r"(?![\w.(%])", f" {alias} ", python)
+                if found:
+                    self.threshold_metrics[alias] = legacy
+        try:
+            self.threshold = compile_python(python.strip(), f"{where}: {self.name} Threshold",
+                                            set(self.threshold_metrics))
+        except Unevaluable as why:
+            self.threshold_unjudged = f"its threshold cannot be evaluated: {why}"
 
     def to_topdown_units(self, value):
         return value / PERCENT if self.is_node and value is not None else value
 
 
 def compile_python(source, where, allowed_names):
+    source = SPLIT_OPERATOR.sub(r"\1=", source)
     try:
-        code = compile(source, where, "eval")
+        tree = ast.parse(source, where, "eval")
     except SyntaxError as error:
-        raise PerfmonError(f"{where}: Python cannot read '{source}': {error.msg}")
+        raise Unevaluable(f"Python cannot read '{shorten(source)}': {error.msg}")
+    for node in ast.walk(tree):
+        if not isinstance(node, FORMULA_NODES):
+            raise Unevaluable(f"'{shorten(source)}' has a {type(node).__name__}, which is not arithmetic")
+        if isinstance(node, ast.Call) and (not isinstance(node.func, ast.Name) or node.func.id not in BUILTINS
+                                           or node.keywords):
+            raise Unevaluable(f"'{shorten(source)}' calls something other than min and max")
+    code = compile(tree, where, "eval")
     unknown = set(code.co_names) - allowed_names
     if unknown:
         raise PerfmonError(f"{where}: '{source}' uses {sorted(unknown)}, which are neither aliases nor known names")
     return code
 
 
-def read_metrics(path):
+def shorten(text, length=60):
+    return text if len(text) <= length else text[:length] + "..."
+
+
+def read_retire_latencies(path):
+    """perfmon's mean retire latency (cycles) of each event, from its *_retire_latency.json."""
+    if not path:
+        return {}
+    try:
+        with open(path, encoding="utf-8") as latency_file:
+            data = json.load(latency_file)["Data"]
+        return {event: float(stats["MEAN"]) for event, stats in data.items()}
+    except (OSError, json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
+        raise PerfmonError(f"{path}: not a perfmon retire-latency file: {error!r}")
+
+
+def read_metrics(path, retire_latencies):
     try:
         with open(path, encoding="utf-8") as metrics_file:
             raw = json.load(metrics_file)
-        metrics = [Metric(entry, path) for entry in raw["Metrics"]]
+        metrics = [Metric(entry, path, retire_latencies) for entry in raw["Metrics"]]
     except (OSError, json.JSONDecodeError, KeyError, TypeError) as error:
         raise PerfmonError(f"{path}: not a perfmon metrics file: {error!r}")
     names = {m.name for m in metrics}
-    legacy = {m.legacy_name for m in metrics}
+    legacy = {m.legacy_name: m for m in metrics}
     for metric in metrics:
         if metric.parent and metric.parent not in names:
             raise PerfmonError(f"{path}: {metric.name}'s parent {metric.parent} is not a metric")
-        unknown = set(metric.threshold_metrics.values()) - legacy
+        metric.compile_threshold(path, legacy)
+        unknown = set(metric.threshold_metrics.values()) - set(legacy)
         if unknown:
             raise PerfmonError(f"{path}: {metric.name}'s threshold names unknown metrics {sorted(unknown)}")
+        if metric.threshold is not None and not metric.threshold_unjudged:
+            unevaluable = sorted(legacy[n].name for n in metric.threshold_metrics.values() if legacy[n].unevaluable)
+            if unevaluable:
+                metric.threshold_unjudged = f"its threshold reads {', '.join(unevaluable)}, which cannot be evaluated"
     return metrics
 
 
@@ -202,6 +319,7 @@ class Setting:
 def events_to_count(metrics, setting):
     """topdown's names of every event perfmon's formulas use in this setting."""
     events = {TSC_EVENT}
+    metrics = [m for m in metrics if not m.unevaluable]
     for metric in metrics:
         for perfmon_name in metric.events.values():
             if setting.reads_register(perfmon_name):
@@ -292,6 +410,8 @@ class Reference:
 
         class Scope(dict):
             def __missing__(self, alias):
+                if alias in metric.retire_latencies:
+                    return metric.retire_latencies[alias]
                 if alias in metric.events:
                     return reference.event(metric.events[alias])
                 if alias in metric.constants:
@@ -312,11 +432,14 @@ class Reference:
         if name not in self._over:
             metric = self.metrics[name]
             over = False
-            own = self.value(name)
-            if metric.threshold is not None and own is not None:
+            judged = metric.threshold is not None and not metric.threshold_unjudged
+            if self.value(name) is not None and judged:
                 values = {}
                 for alias, legacy_name in metric.threshold_metrics.items():
-                    value = self.value(self.by_legacy_name[legacy_name].name)
+                    named = self.by_legacy_name[legacy_name]
+                    value = self.value(named.name)
+                    if metric.threshold_over_legacy_names:  # TMA 3.6: its numbers are fractions
+                        value = named.to_topdown_units(value)
                     values[alias] = NA if value is None else value
                 try:
                     over = bool(eval(metric.threshold, {"__builtins__": {}}, values))
@@ -451,33 +574,112 @@ def reported_entries(report):
     return entries
 
 
-def check_structure(metrics, report):
+UNCORE_PREFIXES = ("UNC_", "FREERUN_")
+# Machine sizes topdown does not know (it knows num_cpus_online only).
+SIZES_TOPDOWN_LACKS = ("SOCKET_COUNT", "CHAS_PER_SOCKET", "CORES_PER_SOCKET")
+
+
+def why_absent(metric):
+    """Why the model may leave a perfmon metric out; None: no reason this check knows."""
+    if metric.unevaluable:
+        return "perfmon's formula cannot be evaluated"
+    if any(event.startswith(UNCORE_PREFIXES) for event in metric.events.values()):
+        return "they read uncore events"
+    if any(constant in SIZES_TOPDOWN_LACKS for constant in metric.constants.values()):
+        return "they need machine sizes topdown does not know"
+    return None
+
+
+def placements_elsewhere(metrics_path):
+    """(level, parent) of each tree node in the other perfmon metrics files
+    of the same folder tree (<tree>/<CPU>/metrics/*.json)."""
+    tree = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(metrics_path))))
+    placements = {}
+    for path in sorted(glob.glob(os.path.join(tree, "*", "metrics", "*.json"))):
+        if os.path.samefile(path, metrics_path):
+            continue
+        try:
+            with open(path, encoding="utf-8") as other:
+                raw = json.load(other)["Metrics"]
+        except (OSError, json.JSONDecodeError, KeyError, TypeError):
+            continue  # not a metrics file (retire latencies, ...)
+        for entry in raw:
+            if isinstance(entry, dict) and entry.get("ParentCategory"):
+                placements.setdefault(entry["MetricName"], set()).add((entry.get("Level"), entry["ParentCategory"]))
+    return placements
+
+
+def contradicts_level(metric, by_name):
+    """perfmon's ParentCategory does not sit one level above the metric's own Level."""
+    if metric.parent is None:
+        return metric.level != 1
+    return by_name[metric.parent].level != metric.level - 1
+
+
+def acceptable_parents(metric, by_name, elsewhere):
+    """Where a node whose perfmon parent contradicts its Level may be put, one
+    level up: the parent another perfmon file gives it at this Level, or the
+    ancestor of perfmon's parent at that level."""
+    parents = {parent for level, parent in elsewhere.get(metric.name, ()) if level == metric.level}
+    ancestor = metric.parent
+    while ancestor is not None:
+        if by_name[ancestor].level == metric.level - 1:
+            parents.add(ancestor)
+        ancestor = by_name[ancestor].parent
+    return {p for p in parents if p in by_name and by_name[p].level == metric.level - 1}
+
+
+def check_structure(metrics, report, elsewhere):
     """Every perfmon metric topdown reports is a node or an Info metric as
-    perfmon has it, a node at perfmon's level under perfmon's parent. The
-    notes name the perfmon metrics the model leaves out (its own tests count
-    them), and the metrics topdown has that perfmon does not (this check
-    cannot judge them)."""
-    problems, absent = [], []
+    perfmon has it, a node at perfmon's level under perfmon's parent (where
+    perfmon's parent contradicts its level: under one acceptable_parents
+    gives, noted), and can be evaluated from perfmon's formula. The notes
+    name the perfmon metrics the model leaves out, by reason (its own tests
+    count them), the metrics topdown has that perfmon does not (this check
+    cannot judge them), and the thresholds that cannot be judged."""
+    problems, notes, absent = [], [], {}
     entries = reported_entries(report)
-    names = {m.name for m in metrics}
+    by_name = {m.name: m for m in metrics}
+
+    def topdown_name(perfmon_name):
+        return entries[perfmon_name][1]["name"] if perfmon_name in entries else perfmon_name
+
     for metric in metrics:
         kind, entry = entries.get(metric.name, (None, None))
         if entry is None:
-            absent.append(metric.name)
+            why = f" ({metric.unevaluable})" if metric.unevaluable else ""
+            absent.setdefault(why_absent(metric), []).append(metric.name + why)
+        elif metric.unevaluable:
+            problems.append(f"{metric.name}: the model has it, but perfmon's formula cannot be evaluated: "
+                            f"{metric.unevaluable}")
         elif (kind == "nodes") != metric.is_node:
             reported_as = "a node" if kind == "nodes" else "an Info metric"
             problems.append(f"{metric.name}: topdown reports it as {reported_as}, "
                             f"perfmon {'in the tree' if metric.is_node else 'outside the tree'}")
         elif metric.is_node:
-            got_parent = entry.get("parent") or None
-            want_parent = metric.parent
-            if metric.parent in entries:  # topdown's name of it
-                want_parent = entries[metric.parent][1]["name"]
-            if entry.get("level") != metric.level or got_parent != want_parent:
-                problems.append(f"{metric.name}: topdown level/parent {entry.get('level')}/{got_parent}, "
-                                f"perfmon {metric.level}/{metric.parent}")
-    extras = sorted(set(entries) - names)
-    notes = [f"{len(absent)} perfmon metrics are not in the model: {', '.join(absent)}"] if absent else []
+            got = (entry.get("level"), entry.get("parent") or None)
+            if got == (metric.level, topdown_name(metric.parent) if metric.parent else None):
+                continue
+            accepted = set()
+            if contradicts_level(metric, by_name):
+                accepted = {topdown_name(p) for p in acceptable_parents(metric, by_name, elsewhere)}
+            if got[0] == metric.level and got[1] in accepted:
+                notes.append(f"{metric.name}: perfmon's parent {metric.parent} (level "
+                             f"{by_name[metric.parent].level if metric.parent else '-'}) contradicts its level "
+                             f"{metric.level}; the model puts it under {got[1]}, one level up, as accepted")
+            else:
+                also = f" (acceptable parents: {', '.join(sorted(accepted))})" if accepted else ""
+                problems.append(f"{metric.name}: topdown level/parent {got[0]}/{got[1]}, "
+                                f"perfmon {metric.level}/{metric.parent}{also}")
+    for reason in sorted(absent, key=lambda r: (r is not None, r or "")):
+        names = absent[reason]
+        because = f" ({reason})" if reason else " (for no reason this check knows: see the model's header)"
+        notes.append(f"{len(names)} perfmon metrics are not in the model{because}: {'; '.join(names)}")
+    unjudged = [f"{m.name} ({m.threshold_unjudged})" for m in metrics
+                if m.threshold_unjudged and not m.unevaluable and m.name in entries]
+    if unjudged:
+        notes.append(f"thresholds not judged: {'; '.join(unjudged)}")
+    extras = sorted(set(entries) - set(by_name))
     if extras:
         notes.append(f"{len(extras)} metrics of the model are not perfmon's and were not checked: {', '.join(extras)}")
     return problems, notes
@@ -489,7 +691,7 @@ def compare(metrics, reference, report, label):
     tally = {"values": 0, "n/a": 0, "thresholds": 0, "metrics": set()}
     entries = reported_entries(report)
     for metric in metrics:
-        if metric.name not in entries:
+        if metric.name not in entries or metric.unevaluable:
             continue  # check_structure names it once
         entry = entries[metric.name][1]
         tally["metrics"].add(metric.name)
@@ -502,6 +704,8 @@ def compare(metrics, reference, report, label):
             problems.append(((metric.name, "value"),
                              f"{metric.name} [{label}]: perfmon {fmt(expected)}, topdown {fmt(got)}{missing}; "
                              f"{counts_used(metric, reference)}"))
+        if metric.threshold_unjudged:
+            continue  # check_structure notes it
         tally["thresholds"] += 1
         expected_over = reference.over_threshold(metric.name)
         if bool(entry.get("over_threshold")) != expected_over:
@@ -540,6 +744,8 @@ def parse_arguments():
     parser.add_argument("--model", required=True, help="topdown's model name (import --cpu), e.g. icl")
     parser.add_argument("--model-file", required=True, help="the model file; absent: skipped")
     parser.add_argument("--metrics", required=True, help="perfmon's *_metrics.json; absent: skipped")
+    parser.add_argument("--retire-latency", help="perfmon's *_retire_latency.json: the MEAN of each event is its "
+                        "retire latency (without it, metrics reading retire latencies are not evaluated)")
     parser.add_argument("--smt", nargs="+", choices=("on", "off"), default=["off", "on"],
                         help="SMT settings to check (default both)")
     parser.add_argument("--perf-metrics", nargs="+", choices=("on", "off"),
@@ -569,7 +775,8 @@ def counts_for(rng, metrics, setting, variant, events):
     interval = counts[TSC_EVENT] / rng.uniform(2.0e9, 3.6e9) if counts[TSC_EVENT] else rng.uniform(0.5, 5)
     reference = Reference(metrics, counts, setting, interval)
     for metric in metrics:
-        reference.over_threshold(metric.name)  # reads every event the reference needs
+        if not metric.unevaluable:
+            reference.over_threshold(metric.name)  # reads every event the reference needs
     if variant.only_events_read:
         reference.counts = {e: v for e, v in counts.items() if e in reference.events_read}
         if SLOTS_EVENT in reference.counts and setting.perf_metrics is False:
@@ -582,7 +789,7 @@ def dry_run(metrics, settings):
     for setting in settings:
         reference = counts_for(rng, metrics, setting, VARIANTS[0], events_to_count(metrics, setting))
         print(f"== {setting.label()}")
-        for metric in metrics:
+        for metric in (m for m in metrics if not m.unevaluable):
             over = " <over>" if reference.over_threshold(metric.name) else ""
             where = f"{'  ' * metric.level}node" if metric.is_node else "info"
             print(f"{where} {metric.name} = {fmt(reference.topdown_value(metric.name))}{over}")
@@ -592,6 +799,7 @@ def dry_run(metrics, settings):
 
 def check(args, metrics, settings, folder):
     rng = random.Random(args.seed)
+    elsewhere = placements_elsewhere(args.metrics)
     problems, notes, files = [], [], 0
     tally = {"values": 0, "n/a": 0, "thresholds": 0, "metrics": set()}
     for setting in settings:
@@ -605,7 +813,7 @@ def check(args, metrics, settings, folder):
                 write_counts_file(path, reference.counts, setting.run_variables(reference.interval), label)
                 report = import_report(args.topdown, path, options)
                 if files == 0:
-                    structure, notes = check_structure(metrics, report)
+                    structure, notes = check_structure(metrics, report, elsewhere)
                     problems += [((problem, "structure"), problem) for problem in structure]
                 files += 1
                 found, counted = compare(metrics, reference, report, f"{label}, {os.path.basename(path)}")
@@ -618,12 +826,12 @@ def check(args, metrics, settings, folder):
 
 def main():
     args = parse_arguments()
-    missing = missing_input((args.metrics, args.model_file))
+    missing = missing_input([args.metrics, args.model_file] + ([args.retire_latency] if args.retire_latency else []))
     if missing:
         print(missing)
         return SKIP
     try:
-        metrics = read_metrics(args.metrics)
+        metrics = read_metrics(args.metrics, read_retire_latencies(args.retire_latency))
         settings = settings_of(args)
         if args.dry_run:
             dry_run(metrics, settings)
