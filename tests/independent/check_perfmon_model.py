@@ -467,6 +467,12 @@ ORDERED_CYCLES = [
 CYCLE_WORDS = ("CYCLES", "STALL", "ACTIVE", "PENDING", "EMPTY", "FULL", "DURATION", "UTIL", "BOUND_ON",
                "OCCUPANCY", ":c", "CLK", "BUSY", "PAUSE", "LICENSE", "C0")
 LEVEL1_FIELDS = ("FRONTEND_BOUND", "BAD_SPECULATION", "RETIRING", "BACKEND_BOUND")
+# The E-core servers' (TMA 3.6) level-1 events, by the field they count, and
+# their slots per cycle (perfmon's "( 6 )"); their other events of the same
+# name (TOPDOWN_FE_BOUND.ICACHE, ...) are shares of the level-1 event.
+E_CORE_LEVEL1 = {"FRONTEND_BOUND": "TOPDOWN_FE_BOUND", "BAD_SPECULATION": "TOPDOWN_BAD_SPECULATION",
+                 "RETIRING": "TOPDOWN_RETIRING", "BACKEND_BOUND": "TOPDOWN_BE_BOUND"}
+E_CORE_WIDTH = 6
 # Sapphire Rapids' level-2 fields, each a share of its level-1 field.
 LEVEL2_FIELDS = {"FETCH_LATENCY": "FRONTEND_BOUND", "BRANCH_MISPREDICTS": "BAD_SPECULATION",
                  "HEAVY_OPERATIONS": "RETIRING", "MEMORY_BOUND": "BACKEND_BOUND"}
@@ -505,6 +511,10 @@ def random_counts(rng, events, setting):
         c[PERF_METRICS_PREFIX + field] = slots * share[field]
     for field, parent in LEVEL2_FIELDS.items():
         c[PERF_METRICS_PREFIX + field] = c[PERF_METRICS_PREFIX + parent] * u(0.0, 1.0)
+    c["CPU_CLK_UNHALTED.CORE"] = clks
+    c["CPU_CLK_UNHALTED.CORE_P"] = clks * u(0.85, 1.15)  # Info_System_MUX: both sides of its 0.9 to 1.1 band
+    for field, event in E_CORE_LEVEL1.items():
+        c[event + ".ALL_P"] = E_CORE_WIDTH * clks * share[field]
     c["UOPS_ISSUED.ANY"] = c["UOPS_RETIRED.SLOTS"] * u(1.0, 1.3)
     branches = c["BR_INST_RETIRED.ALL_BRANCHES"] = instructions * u(0.03, 0.25)
     mispredicts = c["BR_MISP_RETIRED.ALL_BRANCHES"] = branches * u(0.001, 0.05)
@@ -525,7 +535,9 @@ def random_counts(rng, events, setting):
     for name, low, high in MACHINE_SIZES.values():
         c[name] = rng.randint(low, high)
     for event in sorted(events - set(c)):
-        if any(word in event for word in CYCLE_WORDS):
+        if event.split(".")[0] in E_CORE_LEVEL1.values():
+            c[event] = c[event.split(".")[0] + ".ALL_P"] * u(0.0, 0.7)
+        elif any(word in event for word in CYCLE_WORDS):
             c[event] = clks * u(0.0, 0.4)
         elif event.startswith(("UNC_", "FREERUN_")):
             c[event] = clks * u(0.001, 0.2)
