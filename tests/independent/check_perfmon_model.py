@@ -11,12 +11,19 @@ tree node and Info metric topdown reports must agree in value (1e-9
 relative, n/a exactly where Python's arithmetic fails, e.g. division by
 zero) and in its over-threshold flag, and be placed as perfmon has it:
 nodes at perfmon's level under perfmon's parent, Info metrics outside the
-tree. Perfmon metrics the model leaves out, and the model's metrics perfmon
-does not have, are listed as notes, not judged; the notes sort the left-out
-ones by reason: perfmon's formula cannot be evaluated (below), they read
-uncore events (UNC_*, FREERUN_*), or they need machine sizes topdown does
-not know (SOCKET_COUNT, CHAS_PER_SOCKET, CORES_PER_SOCKET); the rest are
-named as left out for no reason this check knows.
+tree. The model's metrics perfmon does not have are listed as notes, not
+judged. The model may leave a perfmon metric out only for a reason this
+check finds in perfmon's files itself, and the notes list them by reason:
+perfmon's formula cannot be evaluated (below); it reads uncore events
+(UNC_*, FREERUN_*); it needs machine sizes topdown does not know
+(SOCKET_COUNT, CHAS_PER_SOCKET, CORES_PER_SOCKET); it counts with a
+modifier topdown does not take (eq1: cycles where the count equals the
+threshold); it reads an event the CPU's core events files
+(<CPU>/events/*core.json) do not list; its parent node is left out; its
+BaseFormula names a metric only other CPUs' files have (EMR's and GNR's
+Bottleneck metrics name hbm_bound, and perfmon's expansion puts L3_Bound's
+formula in its place) or metrics the model leaves out. A metric left out
+for none of these reasons is a mismatch.
 
 Formulas perfmon writes that Python cannot read as written: a comparison
 with a space inside (`q > = 0`, Granite Rapids and the client Lion/Redwood
@@ -176,6 +183,7 @@ class Metric:
         self.level = raw["Level"]
         self.parent = raw.get("ParentCategory") or None
         self.events = {e["Alias"]: e["Name"] for e in raw["Events"]}
+        self.base_formula = raw.get("BaseFormula", "")  # named metrics, not expanded: only read for notes
         self.constants = {c["Alias"]: c["Name"] for c in raw["Constants"]}
         self.retire_latencies = {}
         self.unevaluable = None
@@ -589,36 +597,75 @@ def reported_entries(report):
 UNCORE_PREFIXES = ("UNC_", "FREERUN_")
 # Machine sizes topdown does not know (it knows num_cpus_online only).
 SIZES_TOPDOWN_LACKS = ("SOCKET_COUNT", "CHAS_PER_SOCKET", "CORES_PER_SOCKET")
+# Event modifiers topdown does not take: eq1 (count cycles where the count
+# equals the threshold; Lion Cove's IDQ.*_UOPS:c8:i1:eq1).
+MODIFIERS_TOPDOWN_LACKS = ("eq1",)
+# Events perfmon's formulas read that its events files do not list.
+NOT_IN_EVENTS_FILES = (PERF_METRICS_PREFIX, "TSC")
+BASE_FORMULA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def why_absent(metric):
+class PerfmonTree:
+    """What the other files of the perfmon folder tree (<tree>/<CPU>/...)
+    say: where each tree node sits in the other metrics files, which metric
+    names they have, and the core events of this file's CPU."""
+
+    def __init__(self, metrics_path):
+        cpu_folder = os.path.dirname(os.path.dirname(os.path.abspath(metrics_path)))
+        self.placements = {}  # node name -> {(level, parent)}
+        self.metric_names = set()  # lower case, with and without tma_, as BaseFormulas name them
+        for path in sorted(glob.glob(os.path.join(os.path.dirname(cpu_folder), "*", "metrics", "*.json"))):
+            for entry in json_list(path, "Metrics"):
+                if "MetricName" not in entry:
+                    continue
+                self.metric_names |= {entry["MetricName"].lower(), "tma_" + entry["MetricName"].lower()}
+                if entry.get("ParentCategory") and not os.path.samefile(path, metrics_path):
+                    self.placements.setdefault(entry["MetricName"], set()).add(
+                        (entry.get("Level"), entry["ParentCategory"]))
+        self.core_events = set()
+        for path in glob.glob(os.path.join(cpu_folder, "events", "*core.json")):
+            if not os.path.basename(path).endswith("uncore.json"):
+                self.core_events |= {e["EventName"] for e in json_list(path, "Events") if "EventName" in e}
+
+
+def json_list(path, key):
+    """The list of dicts under `key` in a perfmon JSON file; [] if it has none."""
+    try:
+        with open(path, encoding="utf-8") as json_file:
+            entries = json.load(json_file)[key]
+    except (OSError, json.JSONDecodeError, KeyError, TypeError):
+        return []
+    return [entry for entry in entries if isinstance(entry, dict)] if isinstance(entries, list) else []
+
+
+def why_absent(metric, by_name, reported, tree):
     """Why the model may leave a perfmon metric out; None: no reason this check knows."""
+    events = metric.events.values()
     if metric.unevaluable:
         return "perfmon's formula cannot be evaluated"
-    if any(event.startswith(UNCORE_PREFIXES) for event in metric.events.values()):
+    if any(event.startswith(UNCORE_PREFIXES) for event in events):
         return "they read uncore events"
     if any(constant in SIZES_TOPDOWN_LACKS for constant in metric.constants.values()):
         return "they need machine sizes topdown does not know"
+    modifiers = sorted({m for event in events for m in event.split(":")[1:] if m in MODIFIERS_TOPDOWN_LACKS})
+    if modifiers:
+        return f"they count with modifiers topdown does not take: {', '.join(modifiers)}"
+    unknown = sorted({event.split(":")[0] for event in events if tree.core_events
+                      and not event.startswith(NOT_IN_EVENTS_FILES) and event.split(":")[0] not in tree.core_events})
+    if unknown:
+        return f"they read events this CPU's core events files do not list: {', '.join(unknown)}"
+    if metric.is_node and metric.parent and metric.parent not in reported:
+        return "their parent is not in the model"
+    ours = {n.lower(): n for n in by_name} | {"tma_" + n.lower(): n for n in by_name}
+    named = set(BASE_FORMULA_NAME.findall(metric.base_formula))
+    foreign = sorted(named & (tree.metric_names - set(ours)))
+    if foreign:
+        return (f"their BaseFormula names {', '.join(foreign)}, a metric this file does not have (its expanded "
+                f"Formula puts something else there)")
+    left_out = sorted({ours[n] for n in named if n in ours and ours[n] not in reported})
+    if left_out:
+        return f"their BaseFormula names metrics the model leaves out: {', '.join(left_out)}"
     return None
-
-
-def placements_elsewhere(metrics_path):
-    """(level, parent) of each tree node in the other perfmon metrics files
-    of the same folder tree (<tree>/<CPU>/metrics/*.json)."""
-    tree = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(metrics_path))))
-    placements = {}
-    for path in sorted(glob.glob(os.path.join(tree, "*", "metrics", "*.json"))):
-        if os.path.samefile(path, metrics_path):
-            continue
-        try:
-            with open(path, encoding="utf-8") as other:
-                raw = json.load(other)["Metrics"]
-        except (OSError, json.JSONDecodeError, KeyError, TypeError):
-            continue  # not a metrics file (retire latencies, ...)
-        for entry in raw:
-            if isinstance(entry, dict) and entry.get("ParentCategory"):
-                placements.setdefault(entry["MetricName"], set()).add((entry.get("Level"), entry["ParentCategory"]))
-    return placements
 
 
 def contradicts_level(metric, by_name):
@@ -628,11 +675,11 @@ def contradicts_level(metric, by_name):
     return by_name[metric.parent].level != metric.level - 1
 
 
-def acceptable_parents(metric, by_name, elsewhere):
+def acceptable_parents(metric, by_name, tree):
     """Where a node whose perfmon parent contradicts its Level may be put, one
     level up: the parent another perfmon file gives it at this Level, or the
     ancestor of perfmon's parent at that level."""
-    parents = {parent for level, parent in elsewhere.get(metric.name, ()) if level == metric.level}
+    parents = {parent for level, parent in tree.placements.get(metric.name, ()) if level == metric.level}
     ancestor = metric.parent
     while ancestor is not None:
         if by_name[ancestor].level == metric.level - 1:
@@ -641,14 +688,15 @@ def acceptable_parents(metric, by_name, elsewhere):
     return {p for p in parents if p in by_name and by_name[p].level == metric.level - 1}
 
 
-def check_structure(metrics, report, elsewhere):
+def check_structure(metrics, report, tree):
     """Every perfmon metric topdown reports is a node or an Info metric as
     perfmon has it, a node at perfmon's level under perfmon's parent (where
     perfmon's parent contradicts its level: under one acceptable_parents
-    gives, noted), and can be evaluated from perfmon's formula. The notes
-    name the perfmon metrics the model leaves out, by reason (its own tests
-    count them), the metrics topdown has that perfmon does not (this check
-    cannot judge them), and the thresholds that cannot be judged."""
+    gives, noted), and can be evaluated from perfmon's formula; every
+    perfmon metric the model leaves out has a reason why_absent knows. The
+    notes name the left-out metrics by reason, the metrics topdown has that
+    perfmon does not (this check cannot judge them), and the thresholds that
+    cannot be judged."""
     problems, notes, absent = [], [], {}
     entries = reported_entries(report)
     by_name = {m.name: m for m in metrics}
@@ -660,7 +708,7 @@ def check_structure(metrics, report, elsewhere):
         kind, entry = entries.get(metric.name, (None, None))
         if entry is None:
             why = f" ({metric.unevaluable})" if metric.unevaluable else ""
-            absent.setdefault(why_absent(metric), []).append(metric.name + why)
+            absent.setdefault(why_absent(metric, by_name, entries, tree), []).append(metric.name + why)
         elif metric.unevaluable:
             problems.append(f"{metric.name}: the model has it, but perfmon's formula cannot be evaluated: "
                             f"{metric.unevaluable}")
@@ -674,7 +722,7 @@ def check_structure(metrics, report, elsewhere):
                 continue
             accepted = set()
             if contradicts_level(metric, by_name):
-                accepted = {topdown_name(p) for p in acceptable_parents(metric, by_name, elsewhere)}
+                accepted = {topdown_name(p) for p in acceptable_parents(metric, by_name, tree)}
             if got[0] == metric.level and got[1] in accepted:
                 notes.append(f"{metric.name}: perfmon's parent {metric.parent} (level "
                              f"{by_name[metric.parent].level if metric.parent else '-'}) contradicts its level "
@@ -683,10 +731,12 @@ def check_structure(metrics, report, elsewhere):
                 also = f" (acceptable parents: {', '.join(sorted(accepted))})" if accepted else ""
                 problems.append(f"{metric.name}: topdown level/parent {got[0]}/{got[1]}, "
                                 f"perfmon {metric.level}/{metric.parent}{also}")
-    for reason in sorted(absent, key=lambda r: (r is not None, r or "")):
+    for name in absent.pop(None, []):
+        problems.append(f"{name}: the model leaves it out, though perfmon's formula can be evaluated on core "
+                        f"events and modifiers topdown takes")
+    for reason in sorted(absent):
         names = absent[reason]
-        because = f" ({reason})" if reason else " (for no reason this check knows: see the model's header)"
-        notes.append(f"{len(names)} perfmon metrics are not in the model{because}: {'; '.join(names)}")
+        notes.append(f"{len(names)} perfmon metrics are not in the model ({reason}): {'; '.join(names)}")
     unjudged = [f"{m.name} ({m.threshold_unjudged})" for m in metrics
                 if m.threshold_unjudged and not m.unevaluable and m.name in entries]
     if unjudged:
@@ -811,7 +861,7 @@ def dry_run(metrics, settings):
 
 def check(args, metrics, settings, folder):
     rng = random.Random(args.seed)
-    elsewhere = placements_elsewhere(args.metrics)
+    tree = PerfmonTree(args.metrics)
     problems, notes, files = [], [], 0
     tally = {"values": 0, "n/a": 0, "thresholds": 0, "metrics": set()}
     for setting in settings:
@@ -825,7 +875,7 @@ def check(args, metrics, settings, folder):
                 write_counts_file(path, reference.counts, setting.run_variables(reference.interval), label)
                 report = import_report(args.topdown, path, options)
                 if files == 0:
-                    structure, notes = check_structure(metrics, report, elsewhere)
+                    structure, notes = check_structure(metrics, report, tree)
                     problems += [((problem, "structure"), problem) for problem in structure]
                 files += 1
                 found, counted = compare(metrics, reference, report, f"{label}, {os.path.basename(path)}")
