@@ -42,8 +42,10 @@ Parents that contradict the file's own Level (cascadelakex: Level 3 under a
 level-4 parent; sapphirerapidshbm: Level 3 with no parent): the model must
 keep the Level, and its parent, one level up, must be the parent another
 perfmon metrics file of the same folder tree (<tree>/<CPU>/metrics/*.json)
-gives that node at that Level, or the ancestor of perfmon's parent at that
-level. That is noted; any other placement is a mismatch.
+gives that node at that Level, the ancestor of perfmon's parent at that
+level, or the metric of that level the node's own threshold names (TMA
+thresholds name the node and its ancestors). That is noted; any other
+placement is a mismatch.
 
 Names: topdown's node and Info names are perfmon's MetricName (or the
 node's vendor_name where MetricName is not a valid name, 4K_Aliasing).
@@ -676,10 +678,15 @@ def contradicts_level(metric, by_name):
 
 
 def acceptable_parents(metric, by_name, tree):
-    """Where a node whose perfmon parent contradicts its Level may be put, one
-    level up: the parent another perfmon file gives it at this Level, or the
-    ancestor of perfmon's parent at that level."""
+    """Where a node whose perfmon parent contradicts its Level (or is not
+    given) may be put, one level up: the parent another perfmon file gives it
+    at this Level, the ancestor of perfmon's parent at that level, or the
+    metric of that level its own threshold names (a TMA threshold names the
+    node and its ancestors: in every pinned file, the threshold of each node
+    with a consistent parent names that parent)."""
     parents = {parent for level, parent in tree.placements.get(metric.name, ()) if level == metric.level}
+    by_legacy_name = {m.legacy_name: m.name for m in by_name.values()}
+    parents |= {by_legacy_name[legacy] for legacy in metric.threshold_metrics.values()}
     ancestor = metric.parent
     while ancestor is not None:
         if by_name[ancestor].level == metric.level - 1:
@@ -724,9 +731,10 @@ def check_structure(metrics, report, tree):
             if contradicts_level(metric, by_name):
                 accepted = {topdown_name(p) for p in acceptable_parents(metric, by_name, tree)}
             if got[0] == metric.level and got[1] in accepted:
-                notes.append(f"{metric.name}: perfmon's parent {metric.parent} (level "
-                             f"{by_name[metric.parent].level if metric.parent else '-'}) contradicts its level "
-                             f"{metric.level}; the model puts it under {got[1]}, one level up, as accepted")
+                given = (f"perfmon's parent {metric.parent} (level {by_name[metric.parent].level}) contradicts "
+                         f"its level {metric.level}" if metric.parent
+                         else f"perfmon gives no parent for its level {metric.level}")
+                notes.append(f"{metric.name}: {given}; the model puts it under {got[1]}, one level up, as accepted")
             else:
                 also = f" (acceptable parents: {', '.join(sorted(accepted))})" if accepted else ""
                 problems.append(f"{metric.name}: topdown level/parent {got[0]}/{got[1]}, "
