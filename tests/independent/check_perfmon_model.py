@@ -438,19 +438,25 @@ class Reference:
     def topdown_value(self, name):
         return self.metrics[name].to_topdown_units(self.value(name))
 
+    def threshold_inputs(self, metric):
+        """The values a metric's threshold formula compares, by alias (None: n/a)."""
+        values = {}
+        for alias, legacy_name in metric.threshold_metrics.items():
+            named = self.by_legacy_name[legacy_name]
+            value = self.value(named.name)
+            if metric.threshold_over_legacy_names:  # TMA 3.6: its numbers are fractions
+                value = named.to_topdown_units(value)
+            values[alias] = value
+        return values
+
     def over_threshold(self, name):
         if name not in self._over:
             metric = self.metrics[name]
             over = False
             judged = metric.threshold is not None and not metric.threshold_unjudged
             if self.value(name) is not None and judged:
-                values = {}
-                for alias, legacy_name in metric.threshold_metrics.items():
-                    named = self.by_legacy_name[legacy_name]
-                    value = self.value(named.name)
-                    if metric.threshold_over_legacy_names:  # TMA 3.6: its numbers are fractions
-                        value = named.to_topdown_units(value)
-                    values[alias] = NA if value is None else value
+                values = {alias: NA if value is None else value
+                          for alias, value in self.threshold_inputs(metric).items()}
                 try:
                     over = bool(eval(metric.threshold, {"__builtins__": {}}, values))
                 except ArithmeticError:
@@ -802,8 +808,7 @@ def counts_used(metric, reference):
 
 
 def threshold_values(metric, reference):
-    return ", ".join(f"{alias}={fmt(reference.value(reference.by_legacy_name[legacy].name))}"
-                     for alias, legacy in sorted(metric.threshold_metrics.items()))
+    return ", ".join(f"{alias}={fmt(value)}" for alias, value in sorted(reference.threshold_inputs(metric).items()))
 
 
 # --------------------------------------------------------------- main
