@@ -11,8 +11,41 @@ tree node and Info metric topdown reports must agree in value (1e-9
 relative, n/a exactly where Python's arithmetic fails, e.g. division by
 zero) and in its over-threshold flag, and be placed as perfmon has it:
 nodes at perfmon's level under perfmon's parent, Info metrics outside the
-tree. Perfmon metrics the model leaves out, and the model's metrics perfmon
-does not have, are listed, not judged.
+tree. The model's metrics perfmon does not have are listed as notes, not
+judged. The model may leave a perfmon metric out only for a reason this
+check finds in perfmon's files itself, and the notes list them by reason:
+perfmon's formula cannot be evaluated (below); it reads uncore events
+(UNC_*, FREERUN_*); it needs machine sizes topdown does not know
+(SOCKET_COUNT, CHAS_PER_SOCKET, CORES_PER_SOCKET); it counts with a
+modifier topdown does not take (eq1: cycles where the count equals the
+threshold); it reads an event the CPU's core events files
+(<CPU>/events/*core.json) do not list; its parent node is left out; its
+BaseFormula names a metric only other CPUs' files have (EMR's and GNR's
+Bottleneck metrics name hbm_bound, and perfmon's expansion puts L3_Bound's
+formula in its place) or metrics the model leaves out. A metric left out
+for none of these reasons is a mismatch.
+
+Formulas perfmon writes that Python cannot read as written: a comparison
+with a space inside (`q > = 0`, Granite Rapids and the client Lion/Redwood
+Cove files) is read as `>=`. A formula that stays unreadable or is more than
+arithmetic, comparisons, conditionals and min/max (`#NA if 0 > 2 else ...`
+in sapphirerapidshbm_metrics.json, `a[0]` in uncore C-state metrics) cannot
+be evaluated: it is noted, and the model must not have that metric (if it
+does, that is a mismatch: its values could not be checked).
+
+Retire latencies (`EVENT:retire_latency`): with --retire-latency FILE
+(perfmon's *_retire_latency.json) the alias is the `MEAN` of the event's
+entry in its `Data`; an event the file does not list, or every such event
+without the option, makes the metric one that cannot be evaluated, as above.
+
+Parents that contradict the file's own Level (cascadelakex: Level 3 under a
+level-4 parent; sapphirerapidshbm: Level 3 with no parent): the model must
+keep the Level, and its parent, one level up, must be the parent another
+perfmon metrics file of the same folder tree (<tree>/<CPU>/metrics/*.json)
+gives that node at that Level, the ancestor of perfmon's parent at that
+level, or the metric of that level the node's own threshold names (TMA
+thresholds name the node and its ancestors). That is noted; any other
+placement is a mismatch.
 
 Names: topdown's node and Info names are perfmon's MetricName (or the
 node's vendor_name where MetricName is not a valid name, 4K_Aliasing).
@@ -27,8 +60,9 @@ perfmon's terms, as topdown spells them:
   DURATIONTIMEINMILLISECONDS    1000 * interval-s; DURATIONTIMEINSECONDS interval-s
   a constant named by a number  that number (perfmon's "20" for the
                                 dependent-loads weight)
-  machine sizes (the number of logical CPUs, sockets, CHAs per socket) are
-  written into the counts file as counts of the names in MACHINE_SIZES.
+  machine sizes (the number of logical CPUs, sockets, CHAs and cores per
+  socket) are written into the counts file as counts of the names in
+  MACHINE_SIZES; topdown knows num_cpus_online only (a run variable).
 
 PERF_METRICS (--perf-metrics on|off, for Ice Lake and later): the run
 variable perf_metrics is written into each counts file. With it on, the
@@ -43,7 +77,14 @@ Thresholds: perfmon's Threshold.Formula with its `&` and `|` read as `and`
 and `or`, its aliases bound to the named metrics' values in perfmon's units.
 A metric whose own value is n/a is never over (topdown's rule); a
 comparison with an n/a metric inside the formula is false. A metric without
-a threshold formula must never be flagged.
+a threshold formula must never be flagged. The E-core TMA 3.6 files
+(sierraforest, grandridge) write thresholds differently: no ThresholdMetrics
+aliases, the metrics named by their LegacyName, `&&` and `||`, and numbers
+that are fractions though the values are percent
+(`metric_TMA_Frontend_Bound(%) >0.20` means 20%): there each legacy name is
+bound to the metric's value with tree nodes as fractions (Info metrics in
+their own units). A threshold that reads a metric that cannot be evaluated
+is noted and not judged.
 
 Counts files per SMT (and PERF_METRICS) setting: random counts of every
 event; some counts zero; only the events the reference actually reads
@@ -56,9 +97,12 @@ file is absent (ctest reports the test as skipped).
 """
 
 import argparse
+import ast
+import glob
 import json
 import os
 import random
+import re
 import sys
 import tempfile
 
@@ -86,6 +130,7 @@ MACHINE_SIZES = {
     "system.sockets[0].cpus.count * system.socket_count": ("num_cpus_online", 1, 256),
     "SOCKET_COUNT": ("socket_count", 1, 4),
     "CHAS_PER_SOCKET": ("chas_per_socket", 8, 60),
+    "CORES_PER_SOCKET": ("cores_per_socket", 4, 128),
 }
 
 # Without the PERF_METRICS register: the general-counter event that counts
@@ -111,10 +156,27 @@ class PerfmonError(CheckError):
 
 # ------------------------------------------------------------ perfmon
 
-class Metric:
-    """One perfmon metric: its formula and threshold, compiled as Python."""
+RETIRE_LATENCY = ":retire_latency"
+# perfmon writes some comparisons with a space inside the operator ("q > = 0").
+SPLIT_OPERATOR = re.compile(r"([<>=!])\s+=")
+# What a formula may be made of: arithmetic, comparisons, conditionals, min/max
+# calls, names and numbers. Anything else (perfmon's "a[0]" in uncore metrics)
+# is a formula this check cannot evaluate.
+FORMULA_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Compare, ast.IfExp, ast.BoolOp, ast.Call,
+                 ast.Name, ast.Constant, ast.Load, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.USub, ast.UAdd,
+                 ast.Gt, ast.GtE, ast.Lt, ast.LtE, ast.Eq, ast.NotEq, ast.And, ast.Or)
 
-    def __init__(self, raw, where):
+
+class Unevaluable(Exception):
+    """perfmon's formula cannot be evaluated as written, or needs a value no one gives."""
+
+
+class Metric:
+    """One perfmon metric: its formula and threshold, compiled as Python.
+    `unevaluable` says why its value cannot be computed (None: it can), and
+    `threshold_unjudged` why its threshold flag cannot be (None: it can)."""
+
+    def __init__(self, raw, where, retire_latencies):
         self.name = raw["MetricName"]
         self.legacy_name = raw["LegacyName"]
         # Tree nodes: the TMA hierarchy. Info_* and Bottleneck_* are level-1
@@ -123,49 +185,114 @@ class Metric:
         self.level = raw["Level"]
         self.parent = raw.get("ParentCategory") or None
         self.events = {e["Alias"]: e["Name"] for e in raw["Events"]}
+        self.base_formula = raw.get("BaseFormula", "")  # named metrics, not expanded: only read for notes
         self.constants = {c["Alias"]: c["Name"] for c in raw["Constants"]}
+        self.retire_latencies = {}
+        self.unevaluable = None
         where = f"{where}: {self.name}"
-        self.formula = compile_python(raw["Formula"], f"{where} Formula",
-                                      set(self.events) | set(self.constants) | set(BUILTINS)
-                                      | {DURATION_S})
+        try:
+            for alias, event in self.events.items():
+                if event.endswith(RETIRE_LATENCY):
+                    plain = event[:-len(RETIRE_LATENCY)]
+                    if plain not in retire_latencies:
+                        raise Unevaluable(f"no retire latency of {plain} is given")
+                    self.retire_latencies[alias] = retire_latencies[plain]
+            self.formula = compile_python(raw["Formula"], f"{where} Formula",
+                                          set(self.events) | set(self.constants) | set(BUILTINS) | {DURATION_S})
+            for alias in self.retire_latencies:  # a number given with the model, not a count
+                del self.events[alias]
+        except Unevaluable as why:
+            self.unevaluable = str(why)
+            self.formula = None
         threshold = raw.get("Threshold") or {}
         self.threshold_text = threshold.get("Formula", "").strip()
         self.threshold_metrics = {t["Alias"]: t["Value"] for t in threshold.get("ThresholdMetrics", [])}
+        # TMA 3.6 (the E-core servers) names the metrics themselves in the
+        # formula, by their legacy names, instead of aliases.
+        self.threshold_over_legacy_names = bool(self.threshold_text) and not self.threshold_metrics
         self.threshold = None
-        if self.threshold_text:
-            python = self.threshold_text.replace("&", " and ").replace("|", " or ")
-            self.threshold = compile_python(python, f"{where} Threshold", set(self.threshold_metrics))
+        self.threshold_unjudged = None
+
+    def compile_threshold(self, where, legacy_names):
+        """The threshold formula as Python: perfmon's & and | (&& and || in
+        TMA 3.6) as `and` and `or`; legacy names, where they stand for
+        aliases, replaced by aliases of their own."""
+        if not self.threshold_text:
+            return
+        python = self.threshold_text.replace("&&", " and ").replace("||", " or ")
+        python = python.replace("&", " and ").replace("|", " or ")
+        if self.threshold_over_legacy_names:
+            named = sorted((n for n in legacy_names if n in python), key=len, reverse=True)
+            for number, legacy in enumerate(named):
+                alias = f"threshold_metric_{number}"
+                python, found = re.subn(re.escape(legacy) + r"(?![\w.(%])", f" {alias} ", python)
+                if found:
+                    self.threshold_metrics[alias] = legacy
+        try:
+            self.threshold = compile_python(python.strip(), f"{where}: {self.name} Threshold",
+                                            set(self.threshold_metrics))
+        except Unevaluable as why:
+            self.threshold_unjudged = f"its threshold cannot be evaluated: {why}"
 
     def to_topdown_units(self, value):
         return value / PERCENT if self.is_node and value is not None else value
 
 
 def compile_python(source, where, allowed_names):
+    source = SPLIT_OPERATOR.sub(r"\1=", source)
     try:
-        code = compile(source, where, "eval")
+        tree = ast.parse(source, where, "eval")
     except SyntaxError as error:
-        raise PerfmonError(f"{where}: Python cannot read '{source}': {error.msg}")
+        raise Unevaluable(f"Python cannot read '{shorten(source)}': {error.msg}")
+    for node in ast.walk(tree):
+        if not isinstance(node, FORMULA_NODES):
+            raise Unevaluable(f"'{shorten(source)}' has a {type(node).__name__}, which is not arithmetic")
+        if isinstance(node, ast.Call) and (not isinstance(node.func, ast.Name) or node.func.id not in BUILTINS
+                                           or node.keywords):
+            raise Unevaluable(f"'{shorten(source)}' calls something other than min and max")
+    code = compile(tree, where, "eval")
     unknown = set(code.co_names) - allowed_names
     if unknown:
         raise PerfmonError(f"{where}: '{source}' uses {sorted(unknown)}, which are neither aliases nor known names")
     return code
 
 
-def read_metrics(path):
+def shorten(text, length=60):
+    return text if len(text) <= length else text[:length] + "..."
+
+
+def read_retire_latencies(path):
+    """perfmon's mean retire latency (cycles) of each event, from its *_retire_latency.json."""
+    if not path:
+        return {}
+    try:
+        with open(path, encoding="utf-8") as latency_file:
+            data = json.load(latency_file)["Data"]
+        return {event: float(stats["MEAN"]) for event, stats in data.items()}
+    except (OSError, json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
+        raise PerfmonError(f"{path}: not a perfmon retire-latency file: {error!r}")
+
+
+def read_metrics(path, retire_latencies):
     try:
         with open(path, encoding="utf-8") as metrics_file:
             raw = json.load(metrics_file)
-        metrics = [Metric(entry, path) for entry in raw["Metrics"]]
+        metrics = [Metric(entry, path, retire_latencies) for entry in raw["Metrics"]]
     except (OSError, json.JSONDecodeError, KeyError, TypeError) as error:
         raise PerfmonError(f"{path}: not a perfmon metrics file: {error!r}")
     names = {m.name for m in metrics}
-    legacy = {m.legacy_name for m in metrics}
+    legacy = {m.legacy_name: m for m in metrics}
     for metric in metrics:
         if metric.parent and metric.parent not in names:
             raise PerfmonError(f"{path}: {metric.name}'s parent {metric.parent} is not a metric")
-        unknown = set(metric.threshold_metrics.values()) - legacy
+        metric.compile_threshold(path, legacy)
+        unknown = set(metric.threshold_metrics.values()) - set(legacy)
         if unknown:
             raise PerfmonError(f"{path}: {metric.name}'s threshold names unknown metrics {sorted(unknown)}")
+        if metric.threshold is not None and not metric.threshold_unjudged:
+            unevaluable = sorted(legacy[n].name for n in metric.threshold_metrics.values() if legacy[n].unevaluable)
+            if unevaluable:
+                metric.threshold_unjudged = f"its threshold reads {', '.join(unevaluable)}, which cannot be evaluated"
     return metrics
 
 
@@ -202,6 +329,7 @@ class Setting:
 def events_to_count(metrics, setting):
     """topdown's names of every event perfmon's formulas use in this setting."""
     events = {TSC_EVENT}
+    metrics = [m for m in metrics if not m.unevaluable]
     for metric in metrics:
         for perfmon_name in metric.events.values():
             if setting.reads_register(perfmon_name):
@@ -292,6 +420,8 @@ class Reference:
 
         class Scope(dict):
             def __missing__(self, alias):
+                if alias in metric.retire_latencies:
+                    return metric.retire_latencies[alias]
                 if alias in metric.events:
                     return reference.event(metric.events[alias])
                 if alias in metric.constants:
@@ -308,16 +438,25 @@ class Reference:
     def topdown_value(self, name):
         return self.metrics[name].to_topdown_units(self.value(name))
 
+    def threshold_inputs(self, metric):
+        """The values a metric's threshold formula compares, by alias (None: n/a)."""
+        values = {}
+        for alias, legacy_name in metric.threshold_metrics.items():
+            named = self.by_legacy_name[legacy_name]
+            value = self.value(named.name)
+            if metric.threshold_over_legacy_names:  # TMA 3.6: its numbers are fractions
+                value = named.to_topdown_units(value)
+            values[alias] = value
+        return values
+
     def over_threshold(self, name):
         if name not in self._over:
             metric = self.metrics[name]
             over = False
-            own = self.value(name)
-            if metric.threshold is not None and own is not None:
-                values = {}
-                for alias, legacy_name in metric.threshold_metrics.items():
-                    value = self.value(self.by_legacy_name[legacy_name].name)
-                    values[alias] = NA if value is None else value
+            judged = metric.threshold is not None and not metric.threshold_unjudged
+            if self.value(name) is not None and judged:
+                values = {alias: NA if value is None else value
+                          for alias, value in self.threshold_inputs(metric).items()}
                 try:
                     over = bool(eval(metric.threshold, {"__builtins__": {}}, values))
                 except ArithmeticError:
@@ -344,6 +483,12 @@ ORDERED_CYCLES = [
 CYCLE_WORDS = ("CYCLES", "STALL", "ACTIVE", "PENDING", "EMPTY", "FULL", "DURATION", "UTIL", "BOUND_ON",
                "OCCUPANCY", ":c", "CLK", "BUSY", "PAUSE", "LICENSE", "C0")
 LEVEL1_FIELDS = ("FRONTEND_BOUND", "BAD_SPECULATION", "RETIRING", "BACKEND_BOUND")
+# The E-core servers' (TMA 3.6) level-1 events, by the field they count, and
+# their slots per cycle (perfmon's "( 6 )"); their other events of the same
+# name (TOPDOWN_FE_BOUND.ICACHE, ...) are shares of the level-1 event.
+E_CORE_LEVEL1 = {"FRONTEND_BOUND": "TOPDOWN_FE_BOUND", "BAD_SPECULATION": "TOPDOWN_BAD_SPECULATION",
+                 "RETIRING": "TOPDOWN_RETIRING", "BACKEND_BOUND": "TOPDOWN_BE_BOUND"}
+E_CORE_WIDTH = 6
 # Sapphire Rapids' level-2 fields, each a share of its level-1 field.
 LEVEL2_FIELDS = {"FETCH_LATENCY": "FRONTEND_BOUND", "BRANCH_MISPREDICTS": "BAD_SPECULATION",
                  "HEAVY_OPERATIONS": "RETIRING", "MEMORY_BOUND": "BACKEND_BOUND"}
@@ -382,6 +527,10 @@ def random_counts(rng, events, setting):
         c[PERF_METRICS_PREFIX + field] = slots * share[field]
     for field, parent in LEVEL2_FIELDS.items():
         c[PERF_METRICS_PREFIX + field] = c[PERF_METRICS_PREFIX + parent] * u(0.0, 1.0)
+    c["CPU_CLK_UNHALTED.CORE"] = clks
+    c["CPU_CLK_UNHALTED.CORE_P"] = clks * u(0.85, 1.15)  # Info_System_MUX: both sides of its 0.9 to 1.1 band
+    for field, event in E_CORE_LEVEL1.items():
+        c[event + ".ALL_P"] = E_CORE_WIDTH * clks * share[field]
     c["UOPS_ISSUED.ANY"] = c["UOPS_RETIRED.SLOTS"] * u(1.0, 1.3)
     branches = c["BR_INST_RETIRED.ALL_BRANCHES"] = instructions * u(0.03, 0.25)
     mispredicts = c["BR_MISP_RETIRED.ALL_BRANCHES"] = branches * u(0.001, 0.05)
@@ -402,7 +551,9 @@ def random_counts(rng, events, setting):
     for name, low, high in MACHINE_SIZES.values():
         c[name] = rng.randint(low, high)
     for event in sorted(events - set(c)):
-        if any(word in event for word in CYCLE_WORDS):
+        if event.split(".")[0] in E_CORE_LEVEL1.values():
+            c[event] = c[event.split(".")[0] + ".ALL_P"] * u(0.0, 0.7)
+        elif any(word in event for word in CYCLE_WORDS):
             c[event] = clks * u(0.0, 0.4)
         elif event.startswith(("UNC_", "FREERUN_")):
             c[event] = clks * u(0.001, 0.2)
@@ -451,33 +602,160 @@ def reported_entries(report):
     return entries
 
 
-def check_structure(metrics, report):
+UNCORE_PREFIXES = ("UNC_", "FREERUN_")
+# Machine sizes topdown does not know (it knows num_cpus_online only).
+SIZES_TOPDOWN_LACKS = ("SOCKET_COUNT", "CHAS_PER_SOCKET", "CORES_PER_SOCKET")
+# Event modifiers topdown does not take: eq1 (count cycles where the count
+# equals the threshold; Lion Cove's IDQ.*_UOPS:c8:i1:eq1).
+MODIFIERS_TOPDOWN_LACKS = ("eq1",)
+# Events perfmon's formulas read that its events files do not list.
+NOT_IN_EVENTS_FILES = (PERF_METRICS_PREFIX, "TSC")
+BASE_FORMULA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class PerfmonTree:
+    """What the other files of the perfmon folder tree (<tree>/<CPU>/...)
+    say: where each tree node sits in the other metrics files, which metric
+    names they have, and the core events of this file's CPU."""
+
+    def __init__(self, metrics_path):
+        cpu_folder = os.path.dirname(os.path.dirname(os.path.abspath(metrics_path)))
+        self.placements = {}  # node name -> {(level, parent)}
+        self.metric_names = set()  # lower case, with and without tma_, as BaseFormulas name them
+        for path in sorted(glob.glob(os.path.join(os.path.dirname(cpu_folder), "*", "metrics", "*.json"))):
+            for entry in json_list(path, "Metrics"):
+                if "MetricName" not in entry:
+                    continue
+                self.metric_names |= {entry["MetricName"].lower(), "tma_" + entry["MetricName"].lower()}
+                if entry.get("ParentCategory") and not os.path.samefile(path, metrics_path):
+                    self.placements.setdefault(entry["MetricName"], set()).add(
+                        (entry.get("Level"), entry["ParentCategory"]))
+        self.core_events = set()
+        for path in glob.glob(os.path.join(cpu_folder, "events", "*core.json")):
+            if not os.path.basename(path).endswith("uncore.json"):
+                self.core_events |= {e["EventName"] for e in json_list(path, "Events") if "EventName" in e}
+
+
+def json_list(path, key):
+    """The list of dicts under `key` in a perfmon JSON file; [] if it has none."""
+    try:
+        with open(path, encoding="utf-8") as json_file:
+            entries = json.load(json_file)[key]
+    except (OSError, json.JSONDecodeError, KeyError, TypeError):
+        return []
+    return [entry for entry in entries if isinstance(entry, dict)] if isinstance(entries, list) else []
+
+
+def why_absent(metric, by_name, reported, tree):
+    """Why the model may leave a perfmon metric out; None: no reason this check knows."""
+    events = metric.events.values()
+    if metric.unevaluable:
+        return "perfmon's formula cannot be evaluated"
+    if any(event.startswith(UNCORE_PREFIXES) for event in events):
+        return "they read uncore events"
+    if any(constant in SIZES_TOPDOWN_LACKS for constant in metric.constants.values()):
+        return "they need machine sizes topdown does not know"
+    modifiers = sorted({m for event in events for m in event.split(":")[1:] if m in MODIFIERS_TOPDOWN_LACKS})
+    if modifiers:
+        return f"they count with modifiers topdown does not take: {', '.join(modifiers)}"
+    unknown = sorted({event.split(":")[0] for event in events if tree.core_events
+                      and not event.startswith(NOT_IN_EVENTS_FILES) and event.split(":")[0] not in tree.core_events})
+    if unknown:
+        return f"they read events this CPU's core events files do not list: {', '.join(unknown)}"
+    if metric.is_node and metric.parent and metric.parent not in reported:
+        return "their parent is not in the model"
+    ours = {n.lower(): n for n in by_name} | {"tma_" + n.lower(): n for n in by_name}
+    named = set(BASE_FORMULA_NAME.findall(metric.base_formula))
+    foreign = sorted(named & (tree.metric_names - set(ours)))
+    if foreign:
+        return (f"their BaseFormula names {', '.join(foreign)}, a metric this file does not have (its expanded "
+                f"Formula puts something else there)")
+    left_out = sorted({ours[n] for n in named if n in ours and ours[n] not in reported})
+    if left_out:
+        return f"their BaseFormula names metrics the model leaves out: {', '.join(left_out)}"
+    return None
+
+
+def contradicts_level(metric, by_name):
+    """perfmon's ParentCategory does not sit one level above the metric's own Level."""
+    if metric.parent is None:
+        return metric.level != 1
+    return by_name[metric.parent].level != metric.level - 1
+
+
+def acceptable_parents(metric, by_name, tree):
+    """Where a node whose perfmon parent contradicts its Level (or is not
+    given) may be put, one level up: the parent another perfmon file gives it
+    at this Level, the ancestor of perfmon's parent at that level, or the
+    metric of that level its own threshold names (a TMA threshold names the
+    node and its ancestors: in every pinned file, the threshold of each node
+    with a consistent parent names that parent)."""
+    parents = {parent for level, parent in tree.placements.get(metric.name, ()) if level == metric.level}
+    by_legacy_name = {m.legacy_name: m.name for m in by_name.values()}
+    parents |= {by_legacy_name[legacy] for legacy in metric.threshold_metrics.values()}
+    ancestor = metric.parent
+    while ancestor is not None:
+        if by_name[ancestor].level == metric.level - 1:
+            parents.add(ancestor)
+        ancestor = by_name[ancestor].parent
+    return {p for p in parents if p in by_name and by_name[p].level == metric.level - 1}
+
+
+def check_structure(metrics, report, tree):
     """Every perfmon metric topdown reports is a node or an Info metric as
-    perfmon has it, a node at perfmon's level under perfmon's parent. The
-    notes name the perfmon metrics the model leaves out (its own tests count
-    them), and the metrics topdown has that perfmon does not (this check
-    cannot judge them)."""
-    problems, absent = [], []
+    perfmon has it, a node at perfmon's level under perfmon's parent (where
+    perfmon's parent contradicts its level: under one acceptable_parents
+    gives, noted), and can be evaluated from perfmon's formula; every
+    perfmon metric the model leaves out has a reason why_absent knows. The
+    notes name the left-out metrics by reason, the metrics topdown has that
+    perfmon does not (this check cannot judge them), and the thresholds that
+    cannot be judged."""
+    problems, notes, absent = [], [], {}
     entries = reported_entries(report)
-    names = {m.name for m in metrics}
+    by_name = {m.name: m for m in metrics}
+
+    def topdown_name(perfmon_name):
+        return entries[perfmon_name][1]["name"] if perfmon_name in entries else perfmon_name
+
     for metric in metrics:
         kind, entry = entries.get(metric.name, (None, None))
         if entry is None:
-            absent.append(metric.name)
+            why = f" ({metric.unevaluable})" if metric.unevaluable else ""
+            absent.setdefault(why_absent(metric, by_name, entries, tree), []).append(metric.name + why)
+        elif metric.unevaluable:
+            problems.append(f"{metric.name}: the model has it, but perfmon's formula cannot be evaluated: "
+                            f"{metric.unevaluable}")
         elif (kind == "nodes") != metric.is_node:
             reported_as = "a node" if kind == "nodes" else "an Info metric"
             problems.append(f"{metric.name}: topdown reports it as {reported_as}, "
                             f"perfmon {'in the tree' if metric.is_node else 'outside the tree'}")
         elif metric.is_node:
-            got_parent = entry.get("parent") or None
-            want_parent = metric.parent
-            if metric.parent in entries:  # topdown's name of it
-                want_parent = entries[metric.parent][1]["name"]
-            if entry.get("level") != metric.level or got_parent != want_parent:
-                problems.append(f"{metric.name}: topdown level/parent {entry.get('level')}/{got_parent}, "
-                                f"perfmon {metric.level}/{metric.parent}")
-    extras = sorted(set(entries) - names)
-    notes = [f"{len(absent)} perfmon metrics are not in the model: {', '.join(absent)}"] if absent else []
+            got = (entry.get("level"), entry.get("parent") or None)
+            if got == (metric.level, topdown_name(metric.parent) if metric.parent else None):
+                continue
+            accepted = set()
+            if contradicts_level(metric, by_name):
+                accepted = {topdown_name(p) for p in acceptable_parents(metric, by_name, tree)}
+            if got[0] == metric.level and got[1] in accepted:
+                given = (f"perfmon's parent {metric.parent} (level {by_name[metric.parent].level}) contradicts "
+                         f"its level {metric.level}" if metric.parent
+                         else f"perfmon gives no parent for its level {metric.level}")
+                notes.append(f"{metric.name}: {given}; the model puts it under {got[1]}, one level up, as accepted")
+            else:
+                also = f" (acceptable parents: {', '.join(sorted(accepted))})" if accepted else ""
+                problems.append(f"{metric.name}: topdown level/parent {got[0]}/{got[1]}, "
+                                f"perfmon {metric.level}/{metric.parent}{also}")
+    for name in absent.pop(None, []):
+        problems.append(f"{name}: the model leaves it out, though perfmon's formula can be evaluated on core "
+                        f"events and modifiers topdown takes")
+    for reason in sorted(absent):
+        names = absent[reason]
+        notes.append(f"{len(names)} perfmon metrics are not in the model ({reason}): {'; '.join(names)}")
+    unjudged = [f"{m.name} ({m.threshold_unjudged})" for m in metrics
+                if m.threshold_unjudged and not m.unevaluable and m.name in entries]
+    if unjudged:
+        notes.append(f"thresholds not judged: {'; '.join(unjudged)}")
+    extras = sorted(set(entries) - set(by_name))
     if extras:
         notes.append(f"{len(extras)} metrics of the model are not perfmon's and were not checked: {', '.join(extras)}")
     return problems, notes
@@ -489,7 +767,7 @@ def compare(metrics, reference, report, label):
     tally = {"values": 0, "n/a": 0, "thresholds": 0, "metrics": set()}
     entries = reported_entries(report)
     for metric in metrics:
-        if metric.name not in entries:
+        if metric.name not in entries or metric.unevaluable:
             continue  # check_structure names it once
         entry = entries[metric.name][1]
         tally["metrics"].add(metric.name)
@@ -502,6 +780,8 @@ def compare(metrics, reference, report, label):
             problems.append(((metric.name, "value"),
                              f"{metric.name} [{label}]: perfmon {fmt(expected)}, topdown {fmt(got)}{missing}; "
                              f"{counts_used(metric, reference)}"))
+        if metric.threshold_unjudged:
+            continue  # check_structure notes it
         tally["thresholds"] += 1
         expected_over = reference.over_threshold(metric.name)
         if bool(entry.get("over_threshold")) != expected_over:
@@ -528,8 +808,7 @@ def counts_used(metric, reference):
 
 
 def threshold_values(metric, reference):
-    return ", ".join(f"{alias}={fmt(reference.value(reference.by_legacy_name[legacy].name))}"
-                     for alias, legacy in sorted(metric.threshold_metrics.items()))
+    return ", ".join(f"{alias}={fmt(value)}" for alias, value in sorted(reference.threshold_inputs(metric).items()))
 
 
 # --------------------------------------------------------------- main
@@ -540,6 +819,8 @@ def parse_arguments():
     parser.add_argument("--model", required=True, help="topdown's model name (import --cpu), e.g. icl")
     parser.add_argument("--model-file", required=True, help="the model file; absent: skipped")
     parser.add_argument("--metrics", required=True, help="perfmon's *_metrics.json; absent: skipped")
+    parser.add_argument("--retire-latency", help="perfmon's *_retire_latency.json: the MEAN of each event is its "
+                        "retire latency (without it, metrics reading retire latencies are not evaluated)")
     parser.add_argument("--smt", nargs="+", choices=("on", "off"), default=["off", "on"],
                         help="SMT settings to check (default both)")
     parser.add_argument("--perf-metrics", nargs="+", choices=("on", "off"),
@@ -569,7 +850,8 @@ def counts_for(rng, metrics, setting, variant, events):
     interval = counts[TSC_EVENT] / rng.uniform(2.0e9, 3.6e9) if counts[TSC_EVENT] else rng.uniform(0.5, 5)
     reference = Reference(metrics, counts, setting, interval)
     for metric in metrics:
-        reference.over_threshold(metric.name)  # reads every event the reference needs
+        if not metric.unevaluable:
+            reference.over_threshold(metric.name)  # reads every event the reference needs
     if variant.only_events_read:
         reference.counts = {e: v for e, v in counts.items() if e in reference.events_read}
         if SLOTS_EVENT in reference.counts and setting.perf_metrics is False:
@@ -582,7 +864,7 @@ def dry_run(metrics, settings):
     for setting in settings:
         reference = counts_for(rng, metrics, setting, VARIANTS[0], events_to_count(metrics, setting))
         print(f"== {setting.label()}")
-        for metric in metrics:
+        for metric in (m for m in metrics if not m.unevaluable):
             over = " <over>" if reference.over_threshold(metric.name) else ""
             where = f"{'  ' * metric.level}node" if metric.is_node else "info"
             print(f"{where} {metric.name} = {fmt(reference.topdown_value(metric.name))}{over}")
@@ -592,6 +874,7 @@ def dry_run(metrics, settings):
 
 def check(args, metrics, settings, folder):
     rng = random.Random(args.seed)
+    tree = PerfmonTree(args.metrics)
     problems, notes, files = [], [], 0
     tally = {"values": 0, "n/a": 0, "thresholds": 0, "metrics": set()}
     for setting in settings:
@@ -605,7 +888,7 @@ def check(args, metrics, settings, folder):
                 write_counts_file(path, reference.counts, setting.run_variables(reference.interval), label)
                 report = import_report(args.topdown, path, options)
                 if files == 0:
-                    structure, notes = check_structure(metrics, report)
+                    structure, notes = check_structure(metrics, report, tree)
                     problems += [((problem, "structure"), problem) for problem in structure]
                 files += 1
                 found, counted = compare(metrics, reference, report, f"{label}, {os.path.basename(path)}")
@@ -618,12 +901,12 @@ def check(args, metrics, settings, folder):
 
 def main():
     args = parse_arguments()
-    missing = missing_input((args.metrics, args.model_file))
+    missing = missing_input([args.metrics, args.model_file] + ([args.retire_latency] if args.retire_latency else []))
     if missing:
         print(missing)
         return SKIP
     try:
-        metrics = read_metrics(args.metrics)
+        metrics = read_metrics(args.metrics, read_retire_latencies(args.retire_latency))
         settings = settings_of(args)
         if args.dry_run:
             dry_run(metrics, settings)
