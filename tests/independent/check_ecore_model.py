@@ -37,15 +37,26 @@ The CSV's terms, as topdown spells them:
                                the modifier in any case)
 The E-cores have no SMT: every file says smt_enabled 0.
 
-Counts files: random counts of every event the column reads; the same with
-some counts zero; the same with a few events left out (their twin, the
-same event with or without `_P`, too: topdown may read one for the other);
-and one file of all-zero counts.
+Counts files (the clocks, the slots split along the tree, other events as
+shares of their totals or rates per instruction):
+- one per tree leaf, with the nodes from its root to it leading, so that
+  every node is over its threshold somewhere;
+- one per node with P that is over its own bound while its parent is not
+  (found by trying near-threshold counts; a node whose bound is not below
+  its parent's cannot be, and is noted);
+- random counts of every event the column reads; the same with some counts
+  zero; the same with a few events left out (with every name of the same
+  count: perfmon's events file of the core, --events, says which names
+  have one encoding, and a fixed-counter event is its general-counter twin
+  X_P; topdown matches such names, README "Importing counts");
+- one file of all-zero counts.
+The counts must put every metric with a threshold over it in some file and
+under it in another, else the check fails (its flag would go unchecked).
 
 Standard library only, no code from topdown (check_common.py holds what the
 independent checks share). Exit status: 0 all agree, 1 a mismatch, 2 an
-unreadable CSV or topdown failed, 77 the CSV or the model file is absent
-(ctest reports the test as skipped).
+unreadable CSV or events file or topdown failed, 77 the CSV, the events
+file or the model file is absent (ctest reports the test as skipped).
 """
 
 import argparse
@@ -126,6 +137,8 @@ class Csv:
         for number, line in enumerate(lines[header + 1:], header + 2):
             fields = dict(zip(names, line + [""] * (len(names) - len(line))))
             row = Row(fields, column, f"{path}:{number}")
+            if (row.key == AUX_KEY or row.is_node or row.key.startswith(INFO_PREFIX)) and not row.level:
+                raise CsvError(f"{row.where}: a {row.key} row without a name in {', '.join(LEVEL_COLUMNS)}")
             if row.key == AUX_KEY:
                 self.aux[row.name] = row
             elif row.is_node or row.key.startswith(INFO_PREFIX):
@@ -239,8 +252,6 @@ class Reference:
 
     def _row_value(self, row):
         if row.formula is None:
-            if row.name == DURATION_MS:  # the Aux row of the system parameter itself
-                return self.interval * 1000
             raise CsvError(f"{row.where}: used, but has no formula in this column")
         code, terms = row.formula
         return float(eval(code, {"__builtins__": {}}, {"term": lambda i: self._term(terms[i])}))
@@ -295,8 +306,6 @@ PARTS = (
     ("MEM_BOUND_STALLS_IFETCH.LLC_HIT", "MEM_BOUND_STALLS_IFETCH.L2_MISS"),
 )
 CYCLE_PREFIXES = ("LD_HEAD.", "MEM_BOUND_STALLS", "MEM_SCHEDULER_BLOCK.", "SERIALIZATION.", "CPU_CLK_")
-
-
 ENCODING_FIELDS = ("EventCode", "UMask", "CounterMask", "Invert", "EdgeDetect", "MSRIndex", "MSRValue")
 FIXED_COUNTER = "Fixed counter"
 GENERAL_COUNTER_TWIN = "_P"
@@ -356,9 +365,9 @@ def random_counts(rng, table, events, leading_leaf=None, near_thresholds=False):
     """Plausible counts: clocks; the slots split along the tree (a node's
     single event a share of its parent's slots; the nodes from the root to
     leading_leaf, when given, get most, so that their thresholds are met;
-    near_thresholds: even level-1 shares and large shares of the parent, so
-    that nodes land near their bounds); families of events as shares of
-    their total; the rest cycles or rates per instruction."""
+    near_thresholds: level-1 shares of more alike size and large shares of
+    the parent, so that nodes land near their bounds); families of events
+    as shares of their total; the rest cycles or rates per instruction."""
     u = rng.uniform
     clks = u(2e8, 2e9)
     c = {
