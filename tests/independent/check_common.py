@@ -1,6 +1,7 @@
 """Pieces shared by the independent checks (check_seed_model.py,
-check_perfmon_model.py): writing a counts file, running `topdown import` on
-it for its JSON report, the comparison rule, and printing mismatches.
+check_perfmon_model.py, check_ecore_model.py): writing a counts file,
+running `topdown import` on it for its JSON report, the comparison rule,
+and printing mismatches.
 
 Standard library only, and nothing from topdown itself: the checks compute
 their reference values on their own and only read topdown's output.
@@ -17,6 +18,7 @@ import math
 import os
 import signal
 import subprocess
+import tempfile
 
 SKIP = 77  # ctest's SKIP_RETURN_CODE: the reference files are not here
 REL_TOL = 1e-9
@@ -85,3 +87,36 @@ def print_grouped(problems):
     for key, message in first.items():
         again = f" (and in {repeats[key]} more counts files)" if repeats[key] else ""
         print(f"MISMATCH {message}{again}")
+
+
+def in_folder(keep, work):
+    """work(folder)'s result, with folder `keep` (made if needed, and kept)
+    or, without one, a temporary folder removed afterwards."""
+    if keep:
+        os.makedirs(keep, exist_ok=True)
+        return work(keep)
+    with tempfile.TemporaryDirectory() as folder:
+        return work(folder)
+
+
+def conclude(problems, notes, compared, agreement):
+    """Prints the notes, then the mismatches or `ok: agreement: compared`; the exit status."""
+    for note in notes:
+        print(f"note: {note}")
+    if problems:
+        print_grouped(problems)
+        print(f"{len(problems)} mismatches ({len({key for key, _ in problems})} distinct values, flags or "
+              f"structure problems); {compared}")
+        return 1
+    print(f"ok: {agreement}: {compared}")
+    return 0
+
+
+def reported_entries(report):
+    """topdown's nodes and Info metrics, each as (kind, entry), by the
+    vendor's name: the entry's vendor_name where it has one, else its name."""
+    entries = {}
+    for kind in ("nodes", "info"):
+        for entry in report.get(kind, []):
+            entries[entry.get("vendor_name") or entry["name"]] = (kind, entry)
+    return entries
