@@ -53,8 +53,8 @@ CPUS = {cpu.name: cpu for cpu in [
 ]}
 
 # The hand-written models keep their trees, but their encodings come from
-# perfmon too: a table of every core event of the CPU (intel_<name>.events),
-# listed after the model's own table, so that no event needs libpfm4.
+# perfmon too: a table of the perfmon events each names (intel_<name>.events,
+# listed after the model's own table), so that no event needs libpfm4.
 EVENT_TABLES = {cpu.name: cpu for cpu in [
     Cpu("hsw", "Intel Haswell client", "HSW", None, ["haswell_core.json"]),
     Cpu("skl", "Intel Skylake client", "SKL", None, ["skylake_core.json"]),

@@ -15,6 +15,7 @@ files; the output is committed. Standard library only.
 import argparse
 import filecmp
 import os
+import re
 import sys
 import tempfile
 
@@ -136,10 +137,14 @@ def generate_ecore(cpu, perfmon, text, out):
 
 
 def generate_event_table(cpu, perfmon, out):
+    """The perfmon encodings of the events a hand-written model names."""
     events = read_events([os.path.join(perfmon, cpu.directory, "events", f) for f in cpu.events])
-    write_atomically(os.path.join(out, "events", f"intel_{cpu.name}.events"),
-                     EventTable(events, {}).write(cpu, every_event=True))
-    return len(events)
+    with open(os.path.join(SOURCE, "models", f"{cpu.name}.model"), encoding="utf-8") as handle:
+        words = set(re.findall(r"[A-Za-z0-9_.]+", handle.read()))
+    table = EventTable(events, {})
+    table.used = {name for name in events if name in words}
+    write_atomically(os.path.join(out, "events", f"intel_{cpu.name}.events"), table.write(cpu, hand_written=True))
+    return len(table.used)
 
 
 def every_name():
