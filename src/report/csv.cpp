@@ -73,6 +73,13 @@ class LineWriter {
     return *this;
   }
 
+  // Fields written already (by a LineWriter), commas and all.
+  LineWriter& written(std::string_view fields) {
+    separate();
+    out_ += fields;
+    return *this;
+  }
+
   LineWriter& texts(const CsvRow& fields) {
     for (const std::string& field : fields) text(field);
     return *this;
@@ -124,13 +131,21 @@ void spread_fields(LineWriter& line, const std::optional<eval::Spread>& spread) 
   line.text(spread->unstable ? "1" : "0");
 }
 
-void node_fields(LineWriter& line, const eval::NodeResult& node) {
-  const model::Node& n = *node.node;
+// The fields of a node that are the same in every record.
+void identity_fields(LineWriter& line, const model::Node& n) {
   line.text(n.is_info ? "info" : "node")
       .text(n.name)
       .number(FMT_COMPILE("{}"), n.level)
       .text(n.parent)
       .text(n.vendor_name);
+}
+
+void node_fields(LineWriter& line, const eval::NodeResult& node, CsvNodeFields* identities) {
+  const model::Node& n = *node.node;
+  if (identities)
+    line.written(identities->of(n));
+  else
+    identity_fields(line, n);
   line.value(node.value).text(n.is_info ? n.unit : "fraction");
   line.text(node.over_threshold ? "1" : "0").text(node.bottleneck ? "1" : "0");
   line.fixed(node.counted_share, 4).text(status_of(node));
@@ -147,6 +162,15 @@ void event_fields(LineWriter& line, const std::string& event, const counts::Samp
 }
 
 }  // namespace
+
+const std::string& CsvNodeFields::of(const model::Node& node) {
+  auto [at, added] = rendered_.try_emplace(&node);
+  if (added) {
+    LineWriter line(at->second);
+    identity_fields(line, node);
+  }
+  return at->second;
+}
 
 void append_csv_line(std::string& out, const CsvRow& leading, const CsvRow& fields) {
   LineWriter(out).texts(leading).texts(fields).end();
@@ -182,10 +206,18 @@ CsvRow csv_header(const eval::Evaluation& evaluation) {
 }
 
 void append_csv_rows(std::string& out, const CsvRow& leading, const eval::Evaluation& evaluation,
-                     const counts::Sample& sample, const RunInfo& run, const NodeSamples* node_samples) {
-  for (const auto& node : evaluation.nodes) {
+                     const counts::Sample& sample, const RunInfo& run, const NodeSamples* node_samples,
+                     CsvNodeFields* identities) {
+  std::string leading_fields;
+  LineWriter(leading_fields).texts(leading);
+  const auto line_after_leading = [&] {
     LineWriter line(out);
-    node_fields(line.texts(leading), node);
+    if (!leading.empty()) line.written(leading_fields);
+    return line;
+  };
+  for (const auto& node : evaluation.nodes) {
+    LineWriter line = line_after_leading();
+    node_fields(line, node, identities);
     if (evaluation.runs > 0) spread_fields(line, node.spread);
     if (node_samples) {
       const auto samples = node_samples->find(node.node->name);
@@ -194,8 +226,8 @@ void append_csv_rows(std::string& out, const CsvRow& leading, const eval::Evalua
     line.end();
   }
   for (const auto& event : run.extra_events) {
-    LineWriter line(out);
-    event_fields(line.texts(leading), event, sample);
+    LineWriter line = line_after_leading();
+    event_fields(line, event, sample);
     if (evaluation.runs > 0) spread_fields(line, std::nullopt);
     if (node_samples) line.text("");
     line.end();

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "report/report.h"
@@ -32,10 +33,24 @@ const CsvRow& csv_sampled_header();
 // The samples each node's value rests on (Sampled::node_samples).
 using NodeSamples = std::map<std::string, uint64_t, std::less<>>;
 
+// The fields of each node that every record repeats (kind, name, level,
+// parent, vendor_name), written once: a stream of intervals would quote and
+// format them thousands of times. Nodes are known by address: keep one for
+// the reports of one model.
+class CsvNodeFields {
+ public:
+  const std::string& of(const model::Node& node);
+
+ private:
+  std::unordered_map<const model::Node*, std::string> rendered_;
+};
+
 // A report's rows appended to `out`, each after the `leading` fields: each
 // node and Info metric, then each extra event; with `node_samples` (topdown
 // report), a last column with the node's samples (empty for an event).
+// `identities` (optional) keeps the nodes' unchanging fields between calls.
 void append_csv_rows(std::string& out, const CsvRow& leading, const eval::Evaluation& evaluation,
-                     const counts::Sample& sample, const RunInfo& run, const NodeSamples* node_samples = nullptr);
+                     const counts::Sample& sample, const RunInfo& run, const NodeSamples* node_samples = nullptr,
+                     CsvNodeFields* identities = nullptr);
 
 }  // namespace topdown::report

@@ -3,6 +3,7 @@
 // programs. The CSV and JSON layouts are documented in README.md and stable.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -103,10 +104,15 @@ struct Layout {
 //           level-1 node's value with its marks, the bottleneck's name.
 // T is the end of the interval in seconds since counting started; SCOPE the
 // report's scope.
+class CsvNodeFields;  // report/csv.h
+
 class ReportWriter {
  public:
   // Throws std::invalid_argument for Columns with units.
   explicit ReportWriter(Layout layout);
+  ReportWriter(ReportWriter&&) noexcept;
+  ReportWriter& operator=(ReportWriter&&) noexcept;
+  ~ReportWriter();
 
   // One record: an interval's reports (its end `time_s`) or the whole run's
   // (nullopt); one report, or with Layout::scoped one per unit (else
@@ -122,6 +128,7 @@ class ReportWriter {
 
   Layout layout_;
   bool first_ = true;
+  std::unique_ptr<CsvNodeFields> node_fields_;  // of the CSV records written so far
 };
 
 // The --columns view: a header line for the evaluation's level-1 nodes and

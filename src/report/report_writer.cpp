@@ -25,11 +25,15 @@ std::string time_heading(std::optional<double> time_s) {
 
 }  // namespace
 
-ReportWriter::ReportWriter(Layout layout) : layout_(layout) {
+ReportWriter::ReportWriter(Layout layout) : layout_(layout), node_fields_(std::make_unique<CsvNodeFields>()) {
   if (layout_.format == Format::Columns && layout_.scoped) {
     throw std::invalid_argument("the columns view has one line per record, not one per unit");
   }
 }
+
+ReportWriter::ReportWriter(ReportWriter&&) noexcept = default;
+ReportWriter& ReportWriter::operator=(ReportWriter&&) noexcept = default;
+ReportWriter::~ReportWriter() = default;
 
 std::string ReportWriter::write(std::optional<double> time_s, const std::vector<Report>& reports) {
   if (!layout_.scoped && reports.size() != 1) {
@@ -93,7 +97,7 @@ std::string ReportWriter::csv(std::optional<double> time_s, const std::vector<Re
   }
   for (const Report& report : reports) {
     if (layout_.scoped) leading[scope_column] = csv_scope(report.scope);
-    append_csv_rows(out, leading, report.evaluation, report.sample, report.run);
+    append_csv_rows(out, leading, report.evaluation, report.sample, report.run, nullptr, node_fields_.get());
   }
   return out;
 }
@@ -105,7 +109,8 @@ std::string ReportWriter::sampled_csv(const std::vector<Report>& reports, bool f
     const Sampled& sampled = *report.run.sampled;
     const CsvRow leading = {sampled.function, sampled.module, fmt::format("{}", sampled.share),
                             std::to_string(sampled.samples)};
-    append_csv_rows(out, leading, report.evaluation, report.sample, report.run, &sampled.node_samples);
+    append_csv_rows(out, leading, report.evaluation, report.sample, report.run, &sampled.node_samples,
+                    node_fields_.get());
   }
   return out;
 }
