@@ -54,6 +54,7 @@ struct CpuMatch {
   unsigned model_max = 0xffffffff;
   unsigned stepping_min = 0;
   unsigned stepping_max = 0xffffffff;
+  bool operator==(const CpuMatch&) const = default;
 };
 
 // "AMD 0x1A", "Intel 0x6 0x3C-0x3F", "Intel 0x6 0x55 0x5-0xF", "Arm 0x41
@@ -77,6 +78,7 @@ struct ModelCounters {
   unsigned general_for(bool smt_enabled) const {
     return smt_enabled || general_without_smt == 0 ? general : general_without_smt;
   }
+  bool operator==(const ModelCounters&) const = default;
 };
 
 // What a model file's [model] section says: enough to list the model and to
@@ -108,6 +110,7 @@ struct ModelHeader {
   std::filesystem::path source;
 
   bool matches(const cpu::CpuId& id) const;
+  bool operator==(const ModelHeader&) const = default;
 };
 
 struct Model : ModelHeader {

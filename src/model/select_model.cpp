@@ -93,8 +93,8 @@ std::pair<unsigned, unsigned> distance(const CpuMatch& match, const cpu::CpuId& 
 }
 
 // The models of `id`'s vendor nearest to it: of the nearest family, those
-// with the nearest model number. Model numbers are not a timeline, but a
-// neighbour is often a sibling (the server part of a client core).
+// with the nearest model number. Model numbers are not a timeline: the
+// nearest is a place to start, not a promise that the tree fits.
 std::vector<const ModelHeader*> nearest_of_vendor(const std::vector<ModelHeader>& headers, const cpu::CpuId& id) {
   std::vector<const ModelHeader*> nearest;
   std::pair<unsigned, unsigned> best;
@@ -120,7 +120,7 @@ const ModelHeader& header_for(const std::vector<ModelHeader>& headers, const cpu
   for (const ModelHeader* header : nearest) {
     closest += (closest.empty() ? "" : ", ") + header->name + " (" + header->title + ")";
   }
-  const std::string vendor = cpu::vendor_name(id.vendor);
+  const std::string vendor = id.vendor == cpu::Vendor::Other ? id.vendor_string : cpu::vendor_name(id.vendor);
   throw Error("no model for this CPU (" + describe(id) + ")" +
               (nearest.empty()
                    ? ", nor for any " + vendor + " CPU"

@@ -3,8 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <functional>
+#include <algorithm>
 
+#include "../support/error_of.h"
 #include "../support/temp_tree.h"
 #include "cpu_ids.h"
 #include "model/model.h"
@@ -16,6 +17,7 @@ using ::testing::HasSubstr;
 using ::testing::StartsWith;
 using topdown::testing::amd_cpu;
 using topdown::testing::cpu_id;
+using topdown::testing::error_of;
 using topdown::testing::intel_cpu;
 using topdown::testing::TempTree;
 
@@ -28,15 +30,6 @@ std::string header(const std::string& name, const std::string& cpus) {
 
 // A tree load_model refuses (a node without formula) after a good header.
 constexpr const char* kBrokenTree = "[node Broken]\nparent = Nowhere\n";
-
-std::string error_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const Error& error) {
-    return error.what();
-  }
-  return "no error";
-}
 
 TEST(ModelHeader, StopsAtTheSectionAfterModel) {
   const TempTree tree;
@@ -55,6 +48,21 @@ TEST(ModelHeader, StopsAtTheSectionAfterModel) {
   EXPECT_EQ(read.cpus[1].family, 0x19u);
   EXPECT_EQ(read.cpus[1].model_max, 0x1Fu);
   EXPECT_THAT(error_of([&] { load_model(file); }), HasSubstr("has no formula"));
+}
+
+TEST(ModelHeader, IsWhatLoadModelReadsForEveryShippedModel) {
+  const std::vector<ModelHeader> headers = load_headers(kShippedModels);
+  std::size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kShippedModels)) {
+    if (entry.path().extension() != ".model") continue;
+    ++files;
+    const Model whole = load_model(entry.path());
+    const auto same = std::find_if(headers.begin(), headers.end(),
+                                   [&](const ModelHeader& header) { return header.source == entry.path(); });
+    ASSERT_NE(same, headers.end()) << entry.path();
+    EXPECT_TRUE(*same == static_cast<const ModelHeader&>(whole)) << entry.path();
+  }
+  EXPECT_EQ(headers.size(), files);
 }
 
 TEST(ModelHeader, FindsModelAfterOtherSections) {
