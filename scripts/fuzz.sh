@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets of fuzz/ (docs/fuzzing.md).
-#   scripts/fuzz.sh TARGET SECONDS     one target: expression, model, import, import_report, symbols, data_file, perf_script or compare_report
+#   scripts/fuzz.sh TARGET SECONDS     one target: expression, model, model_header, import, import_report, symbols, data_file, perf_script or compare_report
 #   scripts/fuzz.sh all SECONDS        each target in turn for SECONDS
 # Builds build-fuzz (clang, -DTOPDOWN_FUZZ=ON) when needed. New inputs go to
 # build-fuzz/corpus/TARGET (the seeds in fuzz/corpus/ are only read: import
-# and import_report share fuzz/corpus/import);
+# and import_report share fuzz/corpus/import, model and model_header
+# fuzz/corpus/model);
 # crashes, leaks, timeouts and out-of-memory inputs go to fuzz/findings/TARGET.
 # Exits non-zero when any target has a finding.
 set -euo pipefail
 
-readonly targets=(expression model import import_report symbols data_file perf_script compare_report)
+readonly targets=(expression model model_header import import_report symbols data_file perf_script compare_report)
 usage() {
   echo "usage: $0 {${targets[*]// /|}|all} SECONDS" >&2
   exit 2
@@ -58,6 +59,8 @@ status=0
 summary=()
 for target in "${selected[@]}"; do
   corpus=$build/corpus/$target
+  seeds=${target%_report}
+  seeds=${seeds%_header}
   mkdir -p "$corpus" "$findings/$target"
   log=$build/fuzz-$target.log
   start=$SECONDS
@@ -65,7 +68,7 @@ for target in "${selected[@]}"; do
   # timeout(1) is a backstop for a hang libFuzzer's own -timeout misses.
   timeout --signal=KILL $((seconds + 300)) "$build/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 \
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/$target/" \
-    "$corpus" "$root/fuzz/corpus/${target%_report}" >"$log" 2>&1
+    "$corpus" "$root/fuzz/corpus/$seeds" >"$log" 2>&1
   rc=$?
   set -e
   executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)

@@ -1,27 +1,12 @@
 #include "cli/argument_check.h"
 
 #include <algorithm>
-#include <numeric>
 
+#include "common/nearest_names.h"
 #include "common/printable.h"
 
 namespace topdown::cli {
 namespace {
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  std::iota(row.begin(), row.end(), std::size_t{0});
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
 
 std::vector<std::string> option_names(const CLI::App& command) {
   std::vector<std::string> names;
@@ -47,20 +32,12 @@ std::string suggestion(std::string_view given, const std::vector<std::string>& n
 }  // namespace
 
 std::optional<std::string> nearest_name(std::string_view given, const std::vector<std::string>& names) {
-  std::optional<std::string> best;
-  std::size_t best_distance = 0;
-  for (const std::string& name : names) {
-    const std::size_t distance = edit_distance(given, name);
-    if (!best || distance < best_distance) {
-      best = name;
-      best_distance = distance;
-    }
-  }
   // A third of the name may be wrong, at least one letter and at most three:
   // beyond that a suggestion is a guess, and so it is for a one-letter -x.
-  const std::size_t allowed = std::clamp<std::size_t>(given.size() / 3, 1, 3);
-  if (!best || best_distance > allowed || given.size() < 4) return std::nullopt;
-  return best;
+  if (given.size() < 4) return std::nullopt;
+  const std::vector<std::string> nearest = nearest_names(given, names, std::clamp<std::size_t>(given.size() / 3, 1, 3));
+  if (nearest.empty()) return std::nullopt;
+  return nearest.front();
 }
 
 std::string unknown_command_message(std::string_view given, const std::vector<std::string>& commands) {

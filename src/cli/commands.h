@@ -40,6 +40,9 @@ constexpr int kGateFailed = 1;
 int run_compare(const CompareOptions& options);
 int run_info();
 int run_list(const std::string& cpu, const std::string& metrics_file);
+// topdown list --models: every model of the model folder, one row each.
+enum class ModelListFormat { Text, Markdown };
+int run_list_models(ModelListFormat format);
 int run_describe(const std::string& name, const std::string& cpu, const std::string& metrics_file);
 
 }  // namespace topdown::cli

@@ -181,10 +181,17 @@ int main(int argc, char** argv) {
   auto* info_command = app.add_subcommand("info", "Show the CPU, its PMU and the model topdown would use");
 
   std::string list_cpu;
-  auto* list_command = app.add_subcommand("list", "Print a model's tree and Info metrics");
-  list_command->add_option("--cpu", list_cpu, "Model to list (default: this CPU's)");
+  auto* list_command = app.add_subcommand("list", "Print a model's tree and Info metrics, or every model");
+  auto* list_cpu_option = list_command->add_option("--cpu", list_cpu, "Model to list (default: this CPU's)");
   std::string list_metrics_file;
   add_metrics_file_option(*list_command, list_metrics_file);
+  bool list_models = false;
+  bool list_markdown = false;
+  list_command->add_flag("--models", list_models, "One row per model: the CPUs it fits, core type and TMA version")
+      ->excludes(list_cpu_option)
+      ->excludes("--metrics-file");
+  list_command->add_flag("--markdown", list_markdown, "--models as a Markdown table (the README's Supported CPUs)")
+      ->needs("--models");
 
   std::string describe_node;
   std::string describe_cpu;
@@ -254,7 +261,10 @@ int main(int argc, char** argv) {
     if (*serve_command) return run_serve(served);
     if (*compare_command) return run_compare(compared);
     if (*info_command) return run_info();
-    if (*list_command) return run_list(list_cpu, list_metrics_file);
+    if (*list_command) {
+      return list_models ? run_list_models(list_markdown ? ModelListFormat::Markdown : ModelListFormat::Text)
+                         : run_list(list_cpu, list_metrics_file);
+    }
     if (*describe_command) return run_describe(describe_node, describe_cpu, describe_metrics_file);
   } catch (const topdown::collect::CommandNotStarted& error) {
     std::fprintf(stderr, "topdown: %s\n", error.what());

@@ -26,6 +26,30 @@ std::optional<unsigned> parse_unsigned(std::string_view text) {
 
 }  // namespace
 
+std::string section_title(const Section& section) {
+  return "[" + section.kind + (section.name.empty() ? "" : " " + section.name) + "]";
+}
+
+void check_keys(const Section& section, const Keys& allowed) {
+  for (const Entry& entry : section.entries) {
+    if (std::find(allowed.begin(), allowed.end(), entry.key) == allowed.end()) {
+      throw ParseError(entry.key_at, "unknown key '" + entry.key + "' in " + section_title(section) +
+                                         "; allowed keys: " + join(allowed, ", "));
+    }
+  }
+}
+
+void expect_no_name(const Section& section) {
+  if (!section.name.empty()) {
+    throw ParseError(section.name_at, "section [" + section.kind + "] takes no name; write [" + section.kind + "]");
+  }
+}
+
+std::string value_of(const Section& section, std::string_view key) {
+  const Entry* entry = section.find(key);
+  return entry ? entry->text() : std::string();
+}
+
 std::vector<ListItem> split_list(const Entry& entry) {
   const std::string text = entry.text();
   std::vector<ListItem> items;

@@ -4,8 +4,6 @@
 #include <array>
 #include <sstream>
 
-#include "common/strings.h"
-
 namespace topdown::model {
 namespace {
 
@@ -15,40 +13,10 @@ std::string hex(unsigned value) {
   return out.str();
 }
 
-// The vendor as the cpus key of a model file spells it.
-std::string vendor_spelling(cpu::Vendor vendor) {
-  switch (vendor) {
-    case cpu::Vendor::Amd:
-      return "AMD";
-    case cpu::Vendor::Intel:
-      return "Intel";
-    case cpu::Vendor::Arm:
-      return "Arm";
-    case cpu::Vendor::Other:
-      break;
-  }
-  return "other vendor";
-}
-
-std::string describe(const cpu::CpuId& id) {
-  const std::string vendor = id.vendor_string.empty() ? vendor_spelling(id.vendor) : id.vendor_string;
-  return vendor + " family " + hex(id.family) + " model " + hex(id.model);
-}
-
-std::string describe(const std::vector<Model>& models) {
-  std::string text;
-  for (const Model& model : models) {
-    std::vector<std::string> cpus;
-    for (const CpuMatch& match : model.cpus) cpus.push_back(to_string(match));
-    text += (text.empty() ? "" : "; ") + model.name + " (" + model.title + ": " + join(cpus, ", ") + ")";
-  }
-  return text;
-}
-
 }  // namespace
 
 std::string to_string(const CpuMatch& match) {
-  std::string text = vendor_spelling(match.vendor) + " " + hex(match.family);
+  std::string text = cpu::vendor_name(match.vendor) + " " + hex(match.family);
   if (match.model_min == 0 && match.model_max == 0xffffffff) return text;
   text += " " + hex(match.model_min);
   if (match.model_max != match.model_min) text += "-" + hex(match.model_max);
@@ -88,74 +56,11 @@ std::vector<const Node*> Model::children(std::string_view parent) const {
   return found;
 }
 
-bool Model::matches(const cpu::CpuId& id) const {
+bool ModelHeader::matches(const cpu::CpuId& id) const {
   return std::any_of(cpus.begin(), cpus.end(), [&](const CpuMatch& match) {
     return match.vendor == id.vendor && match.family == id.family && id.model >= match.model_min &&
            id.model <= match.model_max && id.stepping >= match.stepping_min && id.stepping <= match.stepping_max;
   });
-}
-
-std::vector<Model> load_all(const std::filesystem::path& dir) {
-  std::error_code error;
-  if (!std::filesystem::is_directory(dir, error)) {
-    throw Error("model folder " + dir.string() +
-                " does not exist; set TOPDOWN_MODELS to the folder holding the *.model files");
-  }
-  std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    if (entry.path().extension() == ".model") files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
-  std::vector<Model> models;
-  for (const std::filesystem::path& file : files) {
-    Model model = load_model(file);
-    for (const Model& other : models) {
-      if (other.name == model.name) {
-        throw Error("model files " + other.source.string() + " and " + file.string() + " both define the model '" +
-                    model.name + "'; rename or remove one");
-      }
-    }
-    models.push_back(std::move(model));
-  }
-  return models;
-}
-
-Model select_model(const std::filesystem::path& dir, const cpu::CpuId& id, const std::string& name_override) {
-  const std::string wanted = lowercase(name_override);
-  // A model's own name is nearly always its file's: read that file alone
-  // rather than every model (imports start faster).
-  const auto own_file = dir / (wanted + ".model");
-  if (!wanted.empty() && wanted.find('/') == std::string::npos && std::filesystem::is_regular_file(own_file)) {
-    Model model = load_model(own_file);
-    if (lowercase(model.name) == wanted) return model;
-  }
-  std::vector<Model> models = load_all(dir);
-  if (models.empty()) {
-    throw Error("no *.model files in " + dir.string() + "; set TOPDOWN_MODELS to the folder holding them");
-  }
-  if (name_override.empty()) {
-    for (Model& model : models) {
-      if (model.matches(id)) return std::move(model);
-    }
-    throw Error("no model for this CPU (" + describe(id) + "); supported: " + describe(models) +
-                "; use --cpu NAME to pick one");
-  }
-  std::vector<Model*> candidates;
-  for (Model& model : models) {
-    if (lowercase(model.name) == wanted) return std::move(model);
-    if (lowercase(model.name).starts_with(wanted) || lowercase(model.title).starts_with(wanted)) {
-      candidates.push_back(&model);
-    }
-  }
-  if (candidates.size() == 1) return std::move(*candidates.front());
-  if (candidates.empty()) {
-    throw Error("--cpu " + name_override + " names no model; supported: " + describe(models) +
-                "; use --cpu NAME with one of these names");
-  }
-  std::vector<std::string> names;
-  for (const Model* model : candidates) names.push_back(model->name);
-  throw Error("--cpu " + name_override + " fits several models (" + join(names, ", ") +
-              "); use --cpu NAME with one of these names");
 }
 
 }  // namespace topdown::model

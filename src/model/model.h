@@ -54,6 +54,7 @@ struct CpuMatch {
   unsigned model_max = 0xffffffff;
   unsigned stepping_min = 0;
   unsigned stepping_max = 0xffffffff;
+  bool operator==(const CpuMatch&) const = default;
 };
 
 // "AMD 0x1A", "Intel 0x6 0x3C-0x3F", "Intel 0x6 0x55 0x5-0xF", "Arm 0x41
@@ -77,9 +78,12 @@ struct ModelCounters {
   unsigned general_for(bool smt_enabled) const {
     return smt_enabled || general_without_smt == 0 ? general : general_without_smt;
   }
+  bool operator==(const ModelCounters&) const = default;
 };
 
-struct Model {
+// What a model file's [model] section says: enough to list the model and to
+// choose it for a CPU without reading the rest of the file.
+struct ModelHeader {
   std::string name;   // short id used by --cpu: zen4, zen5, hsw, ...
   std::string title;  // "AMD Zen 5 (family 0x1A)"
   std::vector<CpuMatch> cpus;
@@ -95,25 +99,30 @@ struct Model {
   // "E-core"); empty on CPUs with one kind. Models of one hybrid CPU list the
   // same cpus, each with its own pmu.
   std::string core_type;
-  // The method and version the tree follows, as `topdown list` shows it
-  // ("TMA 5.01", "Arm Topdown Methodology"); empty when the file does not say.
+  // The method and version the tree follows, as `topdown list --models` shows
+  // it ("TMA 5.01", "Arm Topdown Methodology"); empty when the file does not say.
   std::string methodology;
   // The event that counts the core's clock (unhalted cycles): runs of one
   // file counted one after another are joined through it, since runs of one
   // plan agree in cycles better than in time. Empty: joined through time.
   std::string clock;
   ModelCounters counters;
+  std::filesystem::path source;
+
+  bool matches(const cpu::CpuId& id) const;
+  bool operator==(const ModelHeader&) const = default;
+};
+
+struct Model : ModelHeader {
   std::map<std::string, double, std::less<>> constants;
   // Shared definitions (SLOTS, CORE_CLKS, ...) in file order; a definition may
   // use constants, events, run variables, earlier definitions and nodes.
   std::vector<std::pair<std::string, expr::Expression>> definitions;
   std::vector<Node> nodes;  // tree nodes in depth-first file order, then Info metrics
-  std::filesystem::path source;
 
   const Node* find(std::string_view wanted) const;  // by TMA name or vendor name
   // Tree nodes under `parent`, in order; children("") are the level-1 nodes.
   std::vector<const Node*> children(std::string_view parent) const;
-  bool matches(const cpu::CpuId& id) const;
 };
 
 // Loads one model file. Throws ParseError naming file, line and column for
@@ -121,11 +130,19 @@ struct Model {
 // cyclic nodes.
 Model load_model(const std::filesystem::path& file);
 
-// Every *.model file in `dir`, loaded; throws on the first bad file.
-std::vector<Model> load_all(const std::filesystem::path& dir);
+// The [model] section of `file` alone, checked as load_model checks it;
+// reading stops at the section header after it.
+ModelHeader load_header(const std::filesystem::path& file);
 
-// The model for `name` (a --cpu argument) or for `id`; throws Error listing the
-// supported CPUs and the --cpu override when none fits.
+// The header of every *.model file in `dir`, by file name; throws on a
+// missing or empty folder, the first bad header, and two files defining one
+// model name.
+std::vector<ModelHeader> load_headers(const std::filesystem::path& dir);
+
+// The model for `name` (a --cpu argument: a model's name, or the start of one
+// model's name or title) or else the first whose cpus fit `id`. Only the
+// headers are read to choose; then the chosen file is loaded. Throws Error
+// naming the nearest models when none fits.
 Model select_model(const std::filesystem::path& dir, const cpu::CpuId& id, const std::string& name_override = "");
 
 }  // namespace topdown::model

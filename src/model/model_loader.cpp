@@ -1,8 +1,6 @@
 // load_model: turns the sections of a model file into a checked Model.
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
-#include <cstring>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -10,10 +8,10 @@
 #include <set>
 
 #include "common/graph.h"
-#include "common/input_file.h"
 #include "common/strings.h"
 #include "model/entry_values.h"
 #include "model/model.h"
+#include "model/model_header.h"
 #include "model/section_reader.h"
 
 namespace topdown::model {
@@ -21,10 +19,6 @@ namespace {
 
 constexpr int kMaxLevel = 6;
 
-using Keys = std::vector<std::string_view>;
-const Keys kModelKeys = {
-    "name",  "title",       "cpus",     "event_table",          "pfm_pmu",       "pmu", "core_type",
-    "clock", "methodology", "counters", "counters_without_smt", "fixed_counters"};
 const Keys kNodeKeys = {"vendor_name", "parent", "formula", "identity", "fallback",    "threshold",
                         "domain",      "area",   "groups",  "sample",   "description", "advice"};
 const Keys kInfoKeys = {"vendor_name", "formula", "unit", "threshold", "groups", "description"};
@@ -35,24 +29,6 @@ bool is_identifier(std::string_view name) {
   };
   if (name.empty() || (name.front() >= '0' && name.front() <= '9')) return false;
   return std::all_of(name.begin(), name.end(), word_char);
-}
-
-std::string section_title(const Section& section) {
-  return "[" + section.kind + (section.name.empty() ? "" : " " + section.name) + "]";
-}
-
-void check_keys(const Section& section, const Keys& allowed) {
-  for (const Entry& entry : section.entries) {
-    if (std::find(allowed.begin(), allowed.end(), entry.key) == allowed.end()) {
-      throw ParseError(entry.key_at, "unknown key '" + entry.key + "' in " + section_title(section) +
-                                         "; allowed keys: " + join(allowed, ", "));
-    }
-  }
-}
-
-std::string value_of(const Section& section, std::string_view key) {
-  const Entry* entry = section.find(key);
-  return entry ? entry->text() : std::string();
 }
 
 expr::Expression parse_formula(const Entry& entry) {
@@ -113,11 +89,7 @@ class Loader {
   }
 
   Model build() {
-    if (!model_section_) {
-      throw ParseError({file_, 1, 1},
-                       "no [model] section; start the file with [model] and its "
-                       "name, title, cpus and event_table keys");
-    }
+    if (!model_section_) throw no_model_section(file_);
     check_vendor_names();
     check_definition_references();
     resolve_parents();
@@ -142,47 +114,13 @@ class Loader {
                                           "[info NAME]");
   }
 
-  void expect_no_name(const Section& section) {
-    if (!section.name.empty()) {
-      throw ParseError(section.name_at, "section [" + section.kind + "] takes no name; write [" + section.kind + "]");
-    }
-  }
-
   void add_model(const Section& section) {
-    expect_no_name(section);
     if (model_section_) {
       throw ParseError(section.where, "second [model] section (first at line " +
                                           std::to_string(model_section_->where.line) + "); a file describes one model");
     }
     model_section_ = &section;
-    check_keys(section, kModelKeys);
-    for (std::string_view key : {"name", "title", "cpus", "event_table"}) {
-      if (!section.find(key)) {
-        throw ParseError(section.where,
-                         "[model] has no '" + std::string(key) + "'; add '" + std::string(key) + " = ...'");
-      }
-    }
-    model_.name = value_of(section, "name");
-    if (model_.name.find(' ') != std::string::npos) {
-      throw ParseError(section.find("name")->value_at(),
-                       "model name '" + model_.name + "' contains blanks; use one word such as zen5");
-    }
-    model_.title = value_of(section, "title");
-    for (const ListItem& item : split_list(*section.find("event_table"))) model_.event_tables.push_back(item.text);
-    model_.pfm_pmu = value_of(section, "pfm_pmu");
-    model_.pmu = value_of(section, "pmu");
-    model_.core_type = value_of(section, "core_type");
-    model_.methodology = value_of(section, "methodology");
-    model_.clock = value_of(section, "clock");
-    if (!model_.clock.empty() && model_.clock.find_first_of(" \t,") != std::string::npos) {
-      throw ParseError(section.find("clock")->value_at(),
-                       "clock '" + model_.clock + "' is not one event; name the core's clock event, e.g. cycles");
-    }
-    auto count_of = [&](std::string_view key) { return section.find(key) ? parse_count(*section.find(key)) : 0u; };
-    model_.counters = {count_of("counters"), count_of("counters_without_smt"), count_of("fixed_counters")};
-    for (const ListItem& item : split_list(*section.find("cpus"))) {
-      model_.cpus.push_back(parse_cpu(item));
-    }
+    static_cast<ModelHeader&>(model_) = header_from(section, model_.source);
   }
 
   void add_constants(const Section& section) {
@@ -498,12 +436,9 @@ class Loader {
 }  // namespace
 
 Model load_model(const std::filesystem::path& file) {
-  std::ifstream in =
-      open_input(file, "model file", "name a .model file", "check the path or set TOPDOWN_MODELS to the models folder");
+  std::ifstream in = open_model_file(file);
   const std::vector<Section> sections = read_sections(in, file.string());
-  if (in.bad()) {
-    throw Error("cannot read model file " + file.string() + ": " + std::strerror(errno));
-  }
+  throw_if_unreadable(in, file);
   return Loader(file, sections).build();
 }
 

@@ -36,6 +36,9 @@ class Reader {
     key_value(line, number);
   }
 
+  // The kind of the section read last; empty before the first.
+  std::string_view last_kind() const { return sections_.empty() ? std::string_view() : sections_.back().kind; }
+
   std::vector<Section> finish() {
     finish_entry();
     return std::move(sections_);
@@ -167,6 +170,22 @@ std::vector<Section> read_sections(std::istream& in, const std::string& file) {
   int number = 0;
   while (std::getline(in, line)) reader.read_line(line, ++number);
   return reader.finish();
+}
+
+std::optional<Section> read_first_section(std::istream& in, const std::string& file, std::string_view kind) {
+  Reader reader(file);
+  std::string line;
+  int number = 0;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    const bool header = !line.empty() && line.front() == '[';
+    if (header && inside) break;
+    reader.read_line(line, ++number);
+    if (header) inside = reader.last_kind() == kind;
+  }
+  std::vector<Section> sections = reader.finish();
+  if (!inside) return std::nullopt;
+  return std::move(sections.back());
 }
 
 SourceLocation advance(SourceLocation base, std::string_view text, std::size_t offset) {

@@ -3,6 +3,7 @@
 // `key = value` entries with indented continuation lines, every piece
 // remembering where it came from so later checks can point at it.
 #include <istream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,11 @@ struct Section {
 // a continuation without a key, a key without a value, or a key repeated
 // within its section.
 std::vector<Section> read_sections(std::istream& in, const std::string& file);
+
+// The first section of `kind`, read (with the lines above it) up to the
+// header that ends it and no further, so that choosing a model costs one
+// section per file; nullopt when the file has none.
+std::optional<Section> read_first_section(std::istream& in, const std::string& file, std::string_view kind);
 
 // `base` moved forward over the first `offset` characters of `text`.
 SourceLocation advance(SourceLocation base, std::string_view text, std::size_t offset);

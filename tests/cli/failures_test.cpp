@@ -10,6 +10,7 @@
 
 #include "../collect/test_support.h"
 #include "../support/temp_tree.h"
+#include "cpu/cpu_info.h"
 #include "recording/data_file.h"
 #include "run_command.h"
 
@@ -61,7 +62,13 @@ TEST(FailuresCli, NoModelForThisCpu) {
   auto r = run_command("TOPDOWN_MODELS=" + tree.root().string() + " " + kTopdown + " stat -- true");
   EXPECT_EQ(r.exit_code, 125);
   EXPECT_EQ(r.err.rfind("topdown: no model for this CPU (", 0), 0u) << r.err;
-  EXPECT_NE(r.err.find("); supported: p5 (Pentium: Intel 0x5); use --cpu NAME to pick one\n"), std::string::npos)
+  // An Intel host is told the nearest Intel model, any other that there is
+  // none for its vendor.
+  const cpu::CpuId host = cpu::read_cpuid();
+  const std::string nearest = host.vendor == cpu::Vendor::Intel
+                                  ? "); the nearest Intel model is p5 (Pentium); "
+                                  : "), nor for any " + cpu::vendor_name(host.vendor) + " CPU; ";
+  EXPECT_NE(r.err.find(nearest + "use --cpu NAME to pick one, `topdown list --models` lists them\n"), std::string::npos)
       << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
 }

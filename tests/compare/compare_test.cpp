@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../support/error_of.h"
 #include "common/error.h"
 #include "compare/compare.h"
 #include "stats/stats.h"
@@ -10,6 +11,7 @@ namespace topdown::compare {
 namespace {
 
 using nlohmann::json;
+using topdown::testing::error_of;
 
 json node(const std::string& name, int level, std::optional<double> value, int runs = 0, double stddev = 0) {
   json j = {{"name", name},
@@ -42,15 +44,6 @@ const Change& change_of(const Comparison& comparison, const std::string& name) {
     if (change.name == name) return change;
   }
   throw std::out_of_range(name);
-}
-
-std::string error_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const Error& error) {
-    return error.what();
-  }
-  return "";
 }
 
 TEST(Compare, SingleRunsChangeInPointsAndPercentWithoutJudgement) {

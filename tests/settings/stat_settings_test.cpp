@@ -4,10 +4,13 @@
 
 #include "common/error.h"
 #include "settings/stat.h"
+#include "support/error_of.h"
 #include "support/temp_tree.h"
 
 namespace topdown::settings {
 namespace {
+
+using topdown::testing::error_of;
 
 const std::filesystem::path kModels = std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models";
 
@@ -36,15 +39,6 @@ cpu::CpuInfo zen4() {
   cpu.reported_counters = 6;
   cpu.working_counters = 6;
   return cpu;
-}
-
-std::string error_of(const std::function<void()>& decide) {
-  try {
-    decide();
-  } catch (const Error& error) {
-    return error.what();
-  }
-  return "";
 }
 
 class StatSettings : public ::testing::Test {

@@ -1,0 +1,115 @@
+// topdown list --models: every model of the model folder, read from the
+// [model] sections alone.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <optional>
+#include <utility>
+
+#include "cli/commands.h"
+#include "common/data_dir.h"
+#include "common/strings.h"
+#include "model/model.h"
+
+namespace topdown::cli {
+namespace {
+
+using Row = std::array<std::string, 6>;
+const Row kHeadings = {"Model", "Vendor", "Core", "Methodology", "CPUs (family: models)", "Title"};
+
+std::string or_dash(const std::string& text) { return text.empty() ? "-" : text; }
+
+std::string vendors_of(const model::ModelHeader& header) {
+  std::vector<std::string> names;
+  for (const model::CpuMatch& match : header.cpus) {
+    std::string name = cpu::vendor_name(match.vendor);
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(std::move(name));
+  }
+  return join(names, "/");
+}
+
+std::string hex_range(unsigned low, unsigned high) {
+  return low == high ? fmt::format("0x{:X}", low) : fmt::format("0x{:X}-0x{:X}", low, high);
+}
+
+// The models of one cpus item: "0x97", "0x10-0x1F", "0x55 stepping 0x5-0xF",
+// "any".
+std::string models_of(const model::CpuMatch& match) {
+  constexpr unsigned kAll = 0xffffffff;
+  if (match.model_min == 0 && match.model_max == kAll) return "any";
+  std::string text = hex_range(match.model_min, match.model_max);
+  if (match.stepping_min != 0 || match.stepping_max != kAll) {
+    text += " stepping " + hex_range(match.stepping_min, match.stepping_max);
+  }
+  return text;
+}
+
+// "0x6: 0x97, 0x9A": each family once, its items after it.
+std::string cpus_of(const model::ModelHeader& header) {
+  std::string text;
+  std::optional<std::pair<cpu::Vendor, unsigned>> family;
+  for (const model::CpuMatch& match : header.cpus) {
+    const std::pair<cpu::Vendor, unsigned> this_family = {match.vendor, match.family};
+    if (family == this_family) {
+      text += ", ";
+    } else {
+      text += fmt::format("{}0x{:X}: ", text.empty() ? "" : "; ", match.family);
+      family = this_family;
+    }
+    text += models_of(match);
+  }
+  return text;
+}
+
+Row row_of(const model::ModelHeader& header) {
+  return {header.name,     vendors_of(header), or_dash(header.core_type), or_dash(header.methodology),
+          cpus_of(header), header.title};
+}
+
+std::string text_table(const std::vector<Row>& rows) {
+  std::array<std::size_t, std::tuple_size_v<Row>> width{};
+  for (const Row& row : rows) {
+    for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+  }
+  std::string out;
+  for (const Row& row : rows) {
+    std::string line;
+    for (std::size_t i = 0; i + 1 < row.size(); ++i) line += fmt::format("{:<{}}  ", row[i], width[i]);
+    out += line + row.back() + "\n";
+  }
+  return out;
+}
+
+std::string markdown_cell(const std::string& text) {
+  std::string escaped;
+  for (char c : text) escaped += c == '|' ? std::string("\\|") : std::string(1, c);
+  return escaped;
+}
+
+std::string markdown_table(const std::vector<Row>& rows) {
+  std::string out;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    std::vector<std::string> cells;
+    for (std::size_t i = 0; i < rows[r].size(); ++i) {
+      const std::string cell = markdown_cell(rows[r][i]);
+      cells.push_back(r > 0 && i == 0 ? "`" + cell + "`" : cell);
+    }
+    out += "| " + join(cells, " | ") + " |\n";
+    if (r == 0) out += "|" + join(std::vector<std::string>(cells.size(), "---"), "|") + "|\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+int run_list_models(ModelListFormat format) {
+  std::vector<Row> rows = {kHeadings};
+  for (const model::ModelHeader& header : model::load_headers(models_dir())) rows.push_back(row_of(header));
+  const std::string out = format == ModelListFormat::Markdown ? markdown_table(rows) : text_table(rows);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return 0;
+}
+
+}  // namespace topdown::cli
