@@ -95,6 +95,9 @@ struct Model {
   // "E-core"); empty on CPUs with one kind. Models of one hybrid CPU list the
   // same cpus, each with its own pmu.
   std::string core_type;
+  // On a hybrid CPU, the model of its other core type (adl_ecore for adl's
+  // P-cores), whose tree is reported beside this one; empty otherwise.
+  std::string companion;
   // The method and version the tree follows, as `topdown list` shows it
   // ("TMA 5.01", "Arm Topdown Methodology"); empty when the file does not say.
   std::string methodology;
@@ -127,5 +130,10 @@ std::vector<Model> load_all(const std::filesystem::path& dir);
 // The model for `name` (a --cpu argument) or for `id`; throws Error listing the
 // supported CPUs and the --cpu override when none fits.
 Model select_model(const std::filesystem::path& dir, const cpu::CpuId& id, const std::string& name_override = "");
+
+// The model of each core type: `model` and, on a hybrid CPU, its companion
+// from `dir` (which must be of another PMU and core type, else Error naming
+// both models).
+std::vector<Model> with_companion(Model model, const std::filesystem::path& dir);
 
 }  // namespace topdown::model

@@ -22,9 +22,9 @@ namespace {
 constexpr int kMaxLevel = 6;
 
 using Keys = std::vector<std::string_view>;
-const Keys kModelKeys = {
-    "name",  "title",       "cpus",     "event_table",          "pfm_pmu",       "pmu", "core_type",
-    "clock", "methodology", "counters", "counters_without_smt", "fixed_counters"};
+const Keys kModelKeys = {"name",          "title",     "cpus",  "event_table", "pfm_pmu",  "pmu",
+                         "core_type",     "companion", "clock", "methodology", "counters", "counters_without_smt",
+                         "fixed_counters"};
 const Keys kNodeKeys = {"vendor_name", "parent", "formula", "identity", "fallback",    "threshold",
                         "domain",      "area",   "groups",  "sample",   "description", "advice"};
 const Keys kInfoKeys = {"vendor_name", "formula", "unit", "threshold", "groups", "description"};
@@ -172,6 +172,7 @@ class Loader {
     model_.pfm_pmu = value_of(section, "pfm_pmu");
     model_.pmu = value_of(section, "pmu");
     model_.core_type = value_of(section, "core_type");
+    model_.companion = value_of(section, "companion");
     model_.methodology = value_of(section, "methodology");
     model_.clock = value_of(section, "clock");
     if (!model_.clock.empty() && model_.clock.find_first_of(" \t,") != std::string::npos) {
