@@ -71,5 +71,7 @@ std::optional<std::string> read_first_line(const std::filesystem::path& file);
 // "0-3,6" -> {0, 1, 2, 3, 6} (sysfs cpu lists, counter lists). Throws
 // topdown::Error naming `what` when the text is not such a list.
 std::vector<int> parse_index_list(std::string_view text, std::string_view what);
+// The reverse: {0, 1, 2, 3, 6} -> "0-3,6" (sorted indexes).
+std::string format_index_list(const std::vector<int>& indexes);
 
 }  // namespace topdown::cpu

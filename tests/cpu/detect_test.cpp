@@ -123,6 +123,15 @@ TEST(Detect, HybridCorePmusWithTheirTypesAndCpus) {
   EXPECT_TRUE(info.find_pmu("msr")->cpus.empty());
 }
 
+TEST(IndexList, FormatsRunsAsRangesAndReadsBack) {
+  EXPECT_EQ(format_index_list({0, 1, 2, 3, 6}), "0-3,6");
+  EXPECT_EQ(format_index_list({8}), "8");
+  EXPECT_EQ(format_index_list({}), "");
+  EXPECT_EQ(format_index_list({1, 3, 4, 9, 10, 11}), "1,3-4,9-11");
+  const std::vector<int> cpus = {0, 2, 3, 4, 7, 8};
+  EXPECT_EQ(parse_index_list(format_index_list(cpus), "test"), cpus);
+}
+
 TEST(Detect, OneKindOfCoreIsNotHybrid) {
   TempTree tree;
   tree.write("sys/bus/event_source/devices/software/type", "1\n");
