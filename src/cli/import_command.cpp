@@ -39,10 +39,12 @@ class FileAnalysis {
   const model::RunVariables& vars() const { return decision_->vars; }
 
   // The reports of one interval (or the whole file): one, or one per unit of
-  // --per-thread/--per-core/--per-socket.
-  std::vector<report::Report> reports(const import::Interval& interval, const import::FileInfo& file) {
+  // --per-thread/--per-core/--per-socket. Valid until the next call, which
+  // writes over them: a stream of intervals reuses their memory.
+  const std::vector<report::Report>& reports(const import::Interval& interval, const import::FileInfo& file) {
     settings::check_interval(options_, interval);
-    import::EventMatcher::Translation whole = matcher_.translate(interval.sample, file.events);
+    import::EventMatcher::Translation& whole = translation_;
+    matcher_.translate(interval.sample, file.events, whole);
     std::vector<counts::Sample> runs;
     for (const counts::Sample& run : interval.runs) runs.push_back(matcher_.translate(run, file.events).sample);
     std::vector<int> runs_without_clock;
@@ -53,10 +55,10 @@ class FileAnalysis {
     }
     if (!decision_) prepare(file, whole.sample, runs, runs_without_clock);
     if (!runs.empty()) whole.sample = import::with_run_copies(whole.sample, runs);
-    std::vector<report::Report> reports;
     if (!per_unit()) {
-      reports.push_back(evaluate("", std::move(whole)));  // moved: a braced list would copy the report
-      return reports;
+      reports_.resize(1);
+      evaluate("", whole, reports_[0]);
+      return reports_;
     }
     aggregate::Aggregation units;
     try {
@@ -73,12 +75,14 @@ class FileAnalysis {
       socket_wide_nodes_ = socket_wide_nodes(socket_wide_events_);
     }
     const std::set<std::string>& socket_wide = socket_wide_nodes_;
-    for (const aggregate::Unit& unit : units.units) {
-      reports.push_back(evaluate(unit.label, matcher_.translate(unit.sample, file.events)));
-      for (eval::NodeResult& node : reports.back().evaluation.nodes)
+    reports_.resize(units.units.size());
+    for (size_t i = 0; i < units.units.size(); ++i) {
+      matcher_.translate(units.units[i].sample, file.events, translation_);
+      evaluate(units.units[i].label, translation_, reports_[i]);
+      for (eval::NodeResult& node : reports_[i].evaluation.nodes)
         node.socket_wide = socket_wide.count(node.node->name) > 0;
     }
-    return reports;
+    return reports_;
   }
 
  private:
@@ -120,7 +124,9 @@ class FileAnalysis {
     return nodes;
   }
 
-  report::Report evaluate(const std::string& scope, import::EventMatcher::Translation counts) {
+  // Into `report`, assigned member by member so that its strings, vectors
+  // and the sample's map keep their memory.
+  void evaluate(const std::string& scope, const import::EventMatcher::Translation& counts, report::Report& report) {
     eval::Evaluation evaluation = evaluator_->evaluate(counts.sample);
     // Computed from several runs, each a different execution: a lesser value, like a fallback's.
     for (eval::NodeResult& node : evaluation.nodes) {
@@ -133,14 +139,16 @@ class FileAnalysis {
     evaluation.warnings.insert(evaluation.warnings.end(), decided.begin(), decided.end());
     evaluation.warnings.insert(evaluation.warnings.end(), topology_warnings_.begin(), topology_warnings_.end());
     evaluation.warnings.insert(evaluation.warnings.end(), unit_warnings_.begin(), unit_warnings_.end());
-    report::RunInfo run;
+    report::RunInfo& run = report.run;
     run.model_name = model_.name;
     run.model_title = model_.title;
     run.source = options_.file;
     run.elapsed_s = counts.sample.duration_s;
     run.multiplexed = evaluation.counted_share < 1;
     run.extra_events = counts.unmatched;
-    return {scope, std::move(evaluation), std::move(counts.sample), std::move(run)};
+    report.scope = scope;
+    report.evaluation = std::move(evaluation);
+    report.sample = counts.sample;
   }
 
   aggregate::Request request(const import::FileInfo& file, const std::vector<counts::Place>& places) {
@@ -187,6 +195,8 @@ class FileAnalysis {
   std::vector<std::string> unit_warnings_;                 // of the latest aggregation
   std::vector<std::string> split_over_runs_;               // nodes computed from the rates of several runs
   std::vector<std::string> run_warnings_;
+  import::EventMatcher::Translation translation_;  // of the latest sample, reused
+  std::vector<report::Report> reports_;            // of the latest interval, reused
 };
 
 // The analyses of one file: one model's, or, for a hybrid CPU's file (rows
@@ -202,8 +212,9 @@ class CoreTypeAnalyses {
   bool per_unit() const { return options_.per != aggregate::View::Global; }
 
   // The reports of one interval (or the whole file): those of every core
-  // type the task ran on in it, each with its share of the cycles.
-  std::vector<report::Report> reports(const import::Interval& interval, const import::FileInfo& file) {
+  // type the task ran on in it, each with its share of the cycles. Valid
+  // until the next call.
+  const std::vector<report::Report>& reports(const import::Interval& interval, const import::FileInfo& file) {
     if (analyses_.empty()) decide(file);
     if (core_pmus_.empty()) return analyses_.front().analysis->reports(interval, file);
     const bool ran_anywhere = std::any_of(analyses_.begin(), analyses_.end(),
@@ -216,7 +227,8 @@ class CoreTypeAnalyses {
                                         import::core_type_file(file, type.pmu, core_pmus_)),
                  type.analysis->model());
     }
-    return record.take(!per_unit());
+    core_type_reports_ = record.take(!per_unit());
+    return core_type_reports_;
   }
 
   bool hybrid() const { return !core_pmus_.empty(); }
@@ -253,6 +265,7 @@ class CoreTypeAnalyses {
   std::vector<model::Model> models_;  // this CPU's, or --cpu's: each core type's
   std::vector<std::string> core_pmus_;
   std::vector<CoreType> analyses_;
+  std::vector<report::Report> core_type_reports_;  // of the latest interval, for a hybrid CPU's file
 };
 
 }  // namespace
@@ -265,7 +278,7 @@ void import_records(const ImportOptions& options, const std::function<void(std::
   read_options.per_place = analysis.per_unit();
   HtmlOutput html(options.report, analysis.model(), counting_words(options));
   const auto write_interval = [&](const import::Interval& interval, const import::FileInfo& file) {
-    const auto reports = analysis.reports(interval, file);
+    const auto& reports = analysis.reports(interval, file);
     if (!writer) {
       report::Layout layout = report_layout(options.report, options.per_interval, analysis.per_unit());
       layout.core_typed = analysis.hybrid();

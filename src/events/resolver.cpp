@@ -1,5 +1,6 @@
 #include <cstdio>
 #include <map>
+#include <mutex>
 #include <utility>
 
 #include "common/error.h"
@@ -29,19 +30,32 @@ struct Resolver::Impl {
   explicit Impl(ResolverConfig config_in)
       : config(std::move(config_in)), pmus(config.sysfs_devices, config.cpu.id.vendor, config.core_pmu) {
     load_tables();
-    if (config.pfm_pmu == kSkipPfm) {
-      pfm_description = "not used";
-    } else if (config.pfm_pmu.empty()) {
-      pfm_pmu = pfm_host_core_pmu();
-      pfm_description = pfm_pmu.empty() ? "knows no PMU for this CPU" : pfm_pmu;
-    } else if (pfm_knows_pmu(config.pfm_pmu)) {
-      pfm_pmu = config.pfm_pmu;
-      pfm_description = pfm_pmu;
-    } else {
-      // A model may name a PMU that only a newer libpfm4 knows (amd64_fam1ah_zen5
-      // is not in 4.13); its own table still works.
-      pfm_description = config.pfm_pmu + " unknown to this libpfm4";
-    }
+  }
+
+  // libpfm4 starts only when an event is in no table: its start-up (a few
+  // milliseconds, most of an import's) is wasted on models whose tables
+  // know every event.
+  struct PfmChoice {
+    std::string pmu;          // empty: libpfm4 not consulted
+    std::string description;  // for error messages
+  };
+  const PfmChoice& pfm() const {
+    std::call_once(pfm_chosen, [this] {
+      if (config.pfm_pmu == kSkipPfm) {
+        pfm_choice.description = "not used";
+      } else if (config.pfm_pmu.empty()) {
+        pfm_choice.pmu = pfm_host_core_pmu();
+        pfm_choice.description = pfm_choice.pmu.empty() ? "knows no PMU for this CPU" : pfm_choice.pmu;
+      } else if (pfm_knows_pmu(config.pfm_pmu)) {
+        pfm_choice.pmu = config.pfm_pmu;
+        pfm_choice.description = pfm_choice.pmu;
+      } else {
+        // A model may name a PMU that only a newer libpfm4 knows (amd64_fam1ah_zen5
+        // is not in 4.13); its own table still works.
+        pfm_choice.description = config.pfm_pmu + " unknown to this libpfm4";
+      }
+    });
+    return pfm_choice;
   }
 
   void load_tables() {
@@ -108,12 +122,12 @@ struct Resolver::Impl {
       software->name = std::string(requested);
       return software;
     }
-    if (!pfm_pmu.empty()) {
-      if (const auto pfm = pfm_encode(pfm_pmu, base)) {
+    if (const std::string& pfm_pmu = pfm().pmu; !pfm_pmu.empty()) {
+      if (const auto encoded = pfm_encode(pfm_pmu, base)) {
         Encoding encoding = core_encoding(requested, "libpfm4");
-        encoding.config = pfm->config;
-        encoding.config1 = pfm->config1;
-        encoding.config2 = pfm->config2;
+        encoding.config = encoded->config;
+        encoding.config1 = encoded->config1;
+        encoding.config2 = encoded->config2;
         return encoding;
       }
     }
@@ -145,7 +159,7 @@ struct Resolver::Impl {
   std::string unknown_message(std::string_view name) const {
     const std::string tables = table_names.empty() ? "not in any table" : "not in table " + join(table_names, ", ");
     return "unknown event '" + std::string(name) + "' for " + describe_cpu(config.cpu.id) + ": " + tables +
-           ", libpfm4 (" + pfm_description + ") or sysfs; check the spelling or give it as " + pmus.core_pmu() +
+           ", libpfm4 (" + pfm().description + ") or sysfs; check the spelling or give it as " + pmus.core_pmu() +
            "/event=...,umask=.../";
   }
 
@@ -153,8 +167,8 @@ struct Resolver::Impl {
   SysfsPmus pmus;
   std::vector<std::string> table_names;
   std::map<std::string, Encoding> table_events;  // by lower-case name
-  std::string pfm_pmu;                           // empty: libpfm4 not consulted
-  std::string pfm_description;                   // for error messages
+  mutable std::once_flag pfm_chosen;
+  mutable PfmChoice pfm_choice;
 };
 
 Resolver::Resolver(ResolverConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}

@@ -18,25 +18,35 @@ SysfsPmus::SysfsPmus(fs::path devices_dir, cpu::Vendor vendor, std::string core_
 
 fs::path SysfsPmus::pmu_dir(std::string_view pmu) const { return devices_dir_ / std::string(pmu); }
 
-uint32_t SysfsPmus::type(std::string_view pmu) const {
+const SysfsPmus::PmuFacts& SysfsPmus::facts(std::string_view pmu) const {
+  const std::lock_guard lock(facts_mutex_);
+  if (const auto known = facts_.find(pmu); known != facts_.end()) return known->second;
+  PmuFacts read;
   const fs::path type_file = pmu_dir(pmu) / "type";
   if (const auto text = cpu::read_first_line(type_file)) {
-    return static_cast<uint32_t>(parse_number(*text, type_file.string()));
+    read.type = static_cast<uint32_t>(parse_number(*text, type_file.string()));
   }
+  read.uncore = pmu != core_pmu_ && fs::exists(pmu_dir(pmu) / "cpumask");
+  const fs::path format_dir = pmu_dir(pmu) / "format";
+  if (fs::is_directory(format_dir)) {
+    read.format = PmuFormat::from_directory(format_dir);
+  } else if (pmu == core_pmu_) {
+    read.format = PmuFormat::builtin_x86_core(vendor_);
+  } else {
+    read.format.set_pmu_name(std::string(pmu));
+  }
+  return facts_.emplace(std::string(pmu), std::move(read)).first->second;
+}
+
+uint32_t SysfsPmus::type(std::string_view pmu) const {
+  if (const auto type = facts(pmu).type) return *type;
   // Without sysfs (or a registered core PMU) raw core events still have a type.
   if (pmu == core_pmu_) return PERF_TYPE_RAW;
-  throw Error("unknown PMU '" + std::string(pmu) + "': " + type_file.string() + " does not exist; ls " +
+  throw Error("unknown PMU '" + std::string(pmu) + "': " + (pmu_dir(pmu) / "type").string() + " does not exist; ls " +
               devices_dir_.string() + " lists the PMUs");
 }
 
-PmuFormat SysfsPmus::format(std::string_view pmu) const {
-  const fs::path format_dir = pmu_dir(pmu) / "format";
-  if (fs::is_directory(format_dir)) return PmuFormat::from_directory(format_dir);
-  if (pmu == core_pmu_) return PmuFormat::builtin_x86_core(vendor_);
-  PmuFormat none;
-  none.set_pmu_name(std::string(pmu));
-  return none;
-}
+PmuFormat SysfsPmus::format(std::string_view pmu) const { return facts(pmu).format; }
 
 PmuFormat SysfsPmus::modifier_format(const Encoding& encoding) const {
   if (encoding.type == Encoding::kAbsentPmu) return PmuFormat::builtin_x86_core(vendor_);
@@ -78,9 +88,9 @@ Encoding SysfsPmus::encode(const PmuSpelling& spelling, std::string_view request
   // Our tables spell core events for every core type as cpu/.../.
   const std::string pmu = spelling.pmu == "cpu" ? core_pmu_ : spelling.pmu;
   encoding.pmu = pmu;
-  const bool absent = pmu_may_be_absent && pmu != core_pmu_ && !fs::exists(pmu_dir(pmu) / "type");
+  const bool absent = pmu_may_be_absent && pmu != core_pmu_ && !facts(pmu).type;
   encoding.type = absent ? Encoding::kAbsentPmu : type(pmu);
-  encoding.uncore = pmu != core_pmu_ && fs::exists(pmu_dir(pmu) / "cpumask");
+  encoding.uncore = facts(pmu).uncore;
   const PmuFormat pmu_format = absent ? PmuFormat::builtin_x86_core(vendor_) : format(pmu);
   for (const PmuTerm& term : spelling.terms) {
     pack_term(pmu_format, term, pmu, encoding, true);

@@ -2,6 +2,8 @@
 // The PMUs the kernel registered under /sys/bus/event_source/devices: their
 // perf type, format and named events.
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,9 +46,20 @@ class SysfsPmus {
   void pack_term(const PmuFormat& format, const PmuTerm& term, std::string_view pmu, Encoding& encoding,
                  bool expand_aliases) const;
 
+  // What sysfs says of one PMU, read once: a model's table encodes hundreds
+  // of events on the same PMU, and each look would cost several file reads.
+  struct PmuFacts {
+    std::optional<uint32_t> type;  // nullopt when the PMU is not registered
+    bool uncore = false;           // it has a cpumask: counted per socket
+    PmuFormat format;
+  };
+  const PmuFacts& facts(std::string_view pmu) const;
+
   std::filesystem::path devices_dir_;
   cpu::Vendor vendor_;
   std::string core_pmu_;
+  mutable std::mutex facts_mutex_;
+  mutable std::map<std::string, PmuFacts, std::less<>> facts_;
 };
 
 }  // namespace topdown::events

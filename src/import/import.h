@@ -104,6 +104,9 @@ class EventMatcher {
   };
   // `file_events` lists every name of the file (counted or not), in order.
   Translation translate(const counts::Sample& file_sample, const std::vector<std::string>& file_events);
+  // The same, written over `result`: its map's nodes and strings are reused,
+  // so that a stream of intervals with the same events allocates nothing.
+  void translate(const counts::Sample& file_sample, const std::vector<std::string>& file_events, Translation& result);
 
   // The model events `file_event` feeds (empty when none); decided by translate.
   const std::vector<std::string>& targets(const std::string& file_event) const;
@@ -124,11 +127,31 @@ class EventMatcher {
     const std::vector<std::string>* model_names;  // into targets_
   };
 
+  void route(const std::vector<std::string>& file_events);
+  void find_counts(const counts::Sample& file_sample);
+  bool rewrite_counts(Translation& result) const;
+  void translate_anew(const std::vector<std::string>& file_events, Translation& result);
+
   const events::Resolver& resolver_;
   std::vector<ModelEvent> model_events_;
   std::map<std::string, std::vector<std::string>, std::less<>> targets_;
   std::vector<std::string> routed_names_;  // the file events routes_ was built for
   std::vector<Route> routes_;
+  // The routes in the order of their file names, as a sample's map holds
+  // them: the file's counts are found in one walk over both.
+  std::vector<std::pair<std::string_view, size_t>> routes_by_name_;
+  size_t unmatched_routes_ = 0;              // routes to no model event
+  std::vector<const counts::Count*> found_;  // by route, of the latest file sample
+  // What the latest result was built from: each of its entries (in its
+  // map's order) and the route that fed it, and which routes were counted.
+  // A result with the same entries has only its counts rewritten.
+  struct Written {
+    counts::EventKey key;
+    size_t route;
+  };
+  std::vector<Written> written_;
+  std::vector<bool> written_counted_;
+  std::vector<decltype(counts::Sample::events)::node_type> spare_nodes_;  // of the last result, for reuse
 };
 
 // Nodes to compute through their identity because `sample` lacks an event of

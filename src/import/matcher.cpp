@@ -108,38 +108,114 @@ const std::vector<std::string>& EventMatcher::targets(const std::string& file_ev
   return found == targets_.end() ? kNone : found->second;
 }
 
-EventMatcher::Translation EventMatcher::translate(const counts::Sample& file_sample,
-                                                  const std::vector<std::string>& file_events) {
+void EventMatcher::route(const std::vector<std::string>& file_events) {
   const bool extends_routes = file_events.size() >= routed_names_.size() &&
                               std::equal(routed_names_.begin(), routed_names_.end(), file_events.begin());
   if (!extends_routes) {
     routed_names_.clear();
     routes_.clear();
   }
-  if (routes_.size() < file_events.size()) {
-    learn(file_events);
-    for (size_t i = routes_.size(); i < file_events.size(); ++i) {
-      counts::EventKey file_key = counts::parse_spelled(file_events[i]);
-      const std::vector<std::string>* model_names = &targets(file_key.event);
-      routes_.push_back({std::move(file_key), model_names});
-      routed_names_.push_back(file_events[i]);
-    }
+  if (routes_.size() == file_events.size()) return;
+  learn(file_events);
+  for (size_t i = routes_.size(); i < file_events.size(); ++i) {
+    counts::EventKey file_key = counts::parse_spelled(file_events[i]);
+    const std::vector<std::string>* model_names = &targets(file_key.event);
+    routes_.push_back({std::move(file_key), model_names});
+    routed_names_.push_back(file_events[i]);
   }
+  routes_by_name_.clear();
+  for (size_t i = 0; i < routed_names_.size(); ++i) routes_by_name_.emplace_back(routed_names_[i], i);
+  unmatched_routes_ = static_cast<size_t>(
+      std::count_if(routes_.begin(), routes_.end(), [](const Route& route) { return route.model_names->empty(); }));
+  std::sort(routes_by_name_.begin(), routes_by_name_.end());
+  written_.clear();
+}
+
+void EventMatcher::find_counts(const counts::Sample& file_sample) {
+  found_.assign(routes_.size(), nullptr);
+  auto route = routes_by_name_.begin();
+  for (const auto& [key, count] : file_sample.events) {
+    if (key.group != 0) continue;  // a file's own names are its keys
+    while (route != routes_by_name_.end() && route->first < key.event) ++route;
+    if (route != routes_by_name_.end() && route->first == key.event) found_[route->second] = &count;
+  }
+}
+
+bool EventMatcher::rewrite_counts(Translation& result) const {
+  if (written_.empty() || result.sample.events.size() != written_.size()) return false;
+  for (size_t i = 0; i < found_.size(); ++i) {
+    if ((found_[i] != nullptr) != written_counted_[i]) return false;
+  }
+  auto written = written_.begin();
+  for (auto& [key, count] : result.sample.events) {
+    if (!(key == written->key)) return false;
+    ++written;
+  }
+  written = written_.begin();
+  for (auto& entry : result.sample.events) entry.second = *found_[(written++)->route];
+  return true;
+}
+
+EventMatcher::Translation EventMatcher::translate(const counts::Sample& file_sample,
+                                                  const std::vector<std::string>& file_events) {
   Translation result;
-  result.sample.duration_s = file_sample.duration_s;
-  for (size_t i = 0; i < file_events.size(); ++i) {
-    const std::string& name = file_events[i];
-    const counts::EventKey& file_key = routes_[i].file_key;
-    const auto& model_names = *routes_[i].model_names;
-    const counts::Count* count = file_sample.find(name);
-    if (model_names.empty()) result.unmatched.push_back(name);
-    if (!count) continue;
-    if (model_names.empty()) result.sample.events.emplace(name, *count);
-    for (const auto& model_name : model_names) {
-      result.sample.events.emplace(counts::EventKey{model_name, file_key.group}, *count);
-    }
-  }
+  translate(file_sample, file_events, result);
   return result;
+}
+
+void EventMatcher::translate(const counts::Sample& file_sample, const std::vector<std::string>& file_events,
+                             Translation& result) {
+  route(file_events);
+  find_counts(file_sample);
+  result.sample.duration_s = file_sample.duration_s;
+  // Every interval of a file counts the same events: only the counts change.
+  if (result.unmatched.size() == unmatched_routes_ && rewrite_counts(result)) return;
+  translate_anew(file_events, result);
+}
+
+void EventMatcher::translate_anew(const std::vector<std::string>& file_events, Translation& result) {
+  auto& events = result.sample.events;
+  spare_nodes_.clear();
+  while (!events.empty()) spare_nodes_.push_back(events.extract(events.begin()));
+  std::vector<std::pair<const counts::EventKey*, size_t>> written;
+  const auto put = [&](const std::string& name, int group, size_t route) {
+    const counts::Count& count = *found_[route];
+    if (spare_nodes_.empty()) {
+      const auto [at, added] = events.emplace(counts::EventKey{name, group}, count);
+      if (added) written.emplace_back(&at->first, route);
+      return;
+    }
+    auto node = std::move(spare_nodes_.back());
+    spare_nodes_.pop_back();
+    node.key().event.assign(name);  // into the string's own storage
+    node.key().group = group;
+    node.mapped() = count;
+    const auto inserted = events.insert(std::move(node));
+    if (inserted.inserted) written.emplace_back(&inserted.position->first, route);
+  };
+  size_t unmatched = 0;
+  const auto note_unmatched = [&](const std::string& name) {
+    if (unmatched < result.unmatched.size())
+      result.unmatched[unmatched].assign(name);
+    else
+      result.unmatched.push_back(name);
+    ++unmatched;
+  };
+  for (size_t i = 0; i < file_events.size(); ++i) {
+    const auto& model_names = *routes_[i].model_names;
+    if (model_names.empty()) note_unmatched(file_events[i]);
+    if (!found_[i]) continue;
+    if (model_names.empty()) put(file_events[i], 0, i);
+    for (const auto& model_name : model_names) put(model_name, routes_[i].file_key.group, i);
+  }
+  result.unmatched.resize(unmatched);
+  spare_nodes_.clear();
+  std::sort(written.begin(), written.end(),
+            [](const auto& a, const auto& b) { return counts::EventKeyLess{}(*a.first, *b.first); });
+  written_.clear();
+  for (const auto& [key, route] : written) written_.push_back({*key, route});
+  written_counted_.assign(found_.size(), false);
+  for (size_t i = 0; i < found_.size(); ++i) written_counted_[i] = found_[i] != nullptr;
 }
 
 }  // namespace topdown::import

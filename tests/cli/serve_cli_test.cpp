@@ -193,8 +193,9 @@ TEST(ServeCli, EachCgroupIsServedAsItsOwnScope) {
                                  {"scope", "cgroup"},
                                  {"cgroup", busy_group->name()},
                                  {"model", "software"}}};
-    // One spinning process: up to one CPU's time, less on a busier machine.
-    // A whole CPU's can come out a hair over 1 (the interval's clock and the
+    // One spinning process: up to one CPU's time, and any share of it on a
+    // busy machine (CI's two cores shared with other tests gave it 14%): the
+    // cgroup ran, so some. A whole CPU's can come out a hair over 1 (the interval's clock and the
     // counters' are read a moment apart): served when within rounding of
     // 100% (0.05 points), else left out as out_of_range; CPUs_Utilized has
     // no range.
@@ -205,7 +206,7 @@ TEST(ServeCli, EachCgroupIsServedAsItsOwnScope) {
                                {"cgroup", busy_group->name()},
                                {"model", "software"}}};
     ASSERT_TRUE(series.count(busy_cpus)) << text;
-    EXPECT_GT(series.at(busy_cpus), 0.2) << text;
+    EXPECT_GT(series.at(busy_cpus), 0) << text;
     EXPECT_LT(series.at(busy_cpus), 1.05) << text;
     SeriesKey busy_out_of_range{"topdown_node_omitted",
                                 {{"node", "On_CPU"},
@@ -215,8 +216,12 @@ TEST(ServeCli, EachCgroupIsServedAsItsOwnScope) {
                                  {"cgroup", busy_group->name()},
                                  {"model", "software"}}};
     if (series.count(busy_on_cpu)) {
-      EXPECT_GT(series.at(busy_on_cpu), 0.2) << text;
+      SeriesKey busy_off_cpu = busy_on_cpu;
+      busy_off_cpu.second["node"] = "Off_CPU";
+      EXPECT_GT(series.at(busy_on_cpu), 0) << text;
       EXPECT_LE(series.at(busy_on_cpu), 1.0005) << text;
+      ASSERT_TRUE(series.count(busy_off_cpu)) << text;
+      EXPECT_NEAR(series.at(busy_on_cpu) + series.at(busy_off_cpu), 1.0, 1e-9) << text;
     } else {
       EXPECT_EQ(series.count(busy_out_of_range), 1u) << text;
       EXPECT_GT(series.at(busy_cpus), 1.0005) << text;

@@ -208,6 +208,27 @@ TEST_P(PerfmonModelEvents, EveryEventMatchesIntelsList) {
   EXPECT_EQ(checked + unlisted, static_cast<int>(names.size()));
 }
 
+// Each model's own tables encode every event it counts (tools/modelgen writes
+// every core event of perfmon's list for the hand-written ones): libpfm4,
+// where it knows the CPU, gives the same encodings but is never needed.
+TEST_P(PerfmonModelEvents, NoEventNeedsLibpfm) {
+  const model::Model model = model::load_model(model_file_);
+  ResolverConfig tables_only = offline_resolver_config(model);
+  tables_only.pfm_pmu = "-";
+  const Resolver without_libpfm(tables_only);
+  const Resolver with_libpfm(offline_resolver_config(model));
+  for (const std::string& name : model_events(model)) {
+    SCOPED_TRACE(name);
+    Encoding encoding;
+    ASSERT_NO_THROW(encoding = without_libpfm.resolve(name));
+    EXPECT_NE(encoding.source, "libpfm4");
+    const Encoding reference = with_libpfm.resolve(name);
+    EXPECT_EQ(encoding.config, reference.config);
+    EXPECT_EQ(encoding.config1, reference.config1);
+    EXPECT_EQ(encoding.type, reference.type);
+  }
+}
+
 // The hand-written models, then the ones tools/modelgen generates from
 // perfmon (their own tables encode every event; none reads the uncore yet),
 // the E-core ones last.

@@ -156,3 +156,50 @@ TEST_F(ModelMatching, TheSamePrivilegeLevelWinsWhateverTheFileOrder) {
 
 }  // namespace
 }  // namespace topdown::import
+
+namespace topdown::import {
+namespace {
+
+// A stream of intervals translates into one result, reused: counts that come
+// and go between intervals (a <not counted> row), group copies and unmatched
+// names give each time what a fresh translation of that interval gives.
+TEST_F(ModelMatching, ATranslationReusedOverIntervalsEqualsAFreshOne) {
+  load("zen5");
+  const Names file_events = {"ls_not_halted_cyc", "r00c1", "ls_not_halted_cyc:group2", "page-faults",
+                             "cpu/event=0x1a0,umask=0x01/"};
+  EventMatcher::Translation reused;
+  const std::vector<std::vector<bool>> counted_per_interval = {
+      {true, true, true, true, true}, {true, true, true, true, true},      {true, false, true, true, false},
+      {true, true, true, true, true}, {false, false, false, false, false}, {true, true, true, true, true}};
+  for (size_t interval = 0; interval < counted_per_interval.size(); ++interval) {
+    SCOPED_TRACE(interval);
+    counts::Sample sample;
+    sample.duration_s = 0.5 + static_cast<double>(interval);
+    for (size_t i = 0; i < file_events.size(); ++i) {
+      if (counted_per_interval[interval][i]) {
+        sample.events[file_events[i]] = counts::Count{static_cast<double>(100 * interval + i), 10, 5 + interval};
+      }
+    }
+    matcher_->translate(sample, file_events, reused);
+    EventMatcher fresh_matcher(model_, *resolver_);
+    const EventMatcher::Translation fresh = fresh_matcher.translate(sample, file_events);
+    EXPECT_EQ(reused.unmatched, fresh.unmatched);
+    EXPECT_EQ(reused.sample.duration_s, fresh.sample.duration_s);
+    ASSERT_EQ(reused.sample.events.size(), fresh.sample.events.size());
+    for (auto a = reused.sample.events.cbegin(), b = fresh.sample.events.cbegin(); a != reused.sample.events.cend();
+         ++a, ++b) {
+      EXPECT_EQ(a->first, b->first);
+      EXPECT_EQ(a->second.value, b->second.value) << a->first.event;
+      EXPECT_EQ(a->second.time_running, b->second.time_running) << a->first.event;
+    }
+  }
+  // The group copy keeps its group; unmatched names keep theirs.
+  ASSERT_NE(reused.sample.find("ls_not_halted_cyc", 2), nullptr);
+  EXPECT_DOUBLE_EQ(reused.sample.find("ls_not_halted_cyc", 2)->value, 502);
+  ASSERT_NE(reused.sample.find("page-faults"), nullptr);
+  EXPECT_DOUBLE_EQ(reused.sample.find("page-faults")->value, 503);
+  EXPECT_EQ(reused.unmatched, Names{"page-faults"});
+}
+
+}  // namespace
+}  // namespace topdown::import

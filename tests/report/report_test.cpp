@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <array>
+#include <charconv>
+
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -101,6 +104,23 @@ TEST(Csv, HasAStableHeaderAndOneRowPerNodeAndEvent) {
   EXPECT_EQ(lines[2], "node,Busy_Memory,2,Busy,,0.5625,fraction,1,1,0.5000,multiplexed,");
   EXPECT_EQ(lines[6], "info,IPC,0,,,2.5,instructions/cycle,0,0,1.0000,ok,");
   EXPECT_EQ(lines[7], "event,instructions,,,,2500,count,0,0,1.0000,ok,");
+}
+
+// Shares are written with 4 decimals as std::to_chars writes them (exact
+// decimal, correctly rounded), whichever way the writer takes.
+TEST(Csv, SharesAreTheCorrectlyRoundedDecimals) {
+  Fixture f;
+  for (const double share :
+       {1.0, 0.5, 0.25, 0.0, -0.0, 0.1, 1.0 / 3, 0.99995, 0.00005, 0.12345, 0.9999499999999999, 123456.75, 1e-300}) {
+    SCOPED_TRACE(share);
+    f.evaluation.nodes[0].counted_share = share;
+    const auto lines = lines_of(render_csv(f.evaluation, f.sample, f.run));
+    std::array<char, 400> expected{};
+    const auto end =
+        std::to_chars(expected.data(), expected.data() + expected.size(), share, std::chars_format::fixed, 4);
+    const std::string want = "," + std::string(expected.data(), end.ptr) + ",";
+    EXPECT_NE(lines[1].find(want), std::string::npos) << lines[1];
+  }
 }
 
 TEST(Text, AlignsValuesAndMarksTheBottleneck) {

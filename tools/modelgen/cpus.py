@@ -53,3 +53,13 @@ CPUS = {cpu.name: cpu for cpu in [
     hybrid_p_core("arl", "Intel Arrow Lake P-core", "ARL", "arrowlake_metrics_lioncove_core.json",
                   "arrowlake_lioncove_core.json"),
 ]}
+
+# The hand-written models keep their trees, but their encodings come from
+# perfmon too: a table of every core event of the CPU (intel_<name>.events),
+# listed after the model's own table, so that no event needs libpfm4.
+EVENT_TABLES = {cpu.name: cpu for cpu in [
+    Cpu("hsw", "Intel Haswell client", "HSW", None, ["haswell_core.json"]),
+    Cpu("skl", "Intel Skylake client", "SKL", None, ["skylake_core.json"]),
+    Cpu("icl", "Intel Ice Lake client", "ICL", None, ["icelake_core.json"]),
+    Cpu("spr", "Intel Sapphire Rapids server", "SPR", None, ["sapphirerapids_core.json"]),
+]}

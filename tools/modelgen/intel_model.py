@@ -19,7 +19,7 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from cpus import CPUS  # noqa: E402
+from cpus import CPUS, EVENT_TABLES  # noqa: E402
 from ecore_model import ECORE_CPUS, EcoreModel, ecore_cpus, write_ecore_model  # noqa: E402
 from event_table import EventTable  # noqa: E402
 from formulas import FormulaTranslator, ThresholdTranslator, safe_name  # noqa: E402
@@ -135,6 +135,17 @@ def generate_ecore(cpu, perfmon, text, out):
     return model, missing
 
 
+def generate_event_table(cpu, perfmon, out):
+    events = read_events([os.path.join(perfmon, cpu.directory, "events", f) for f in cpu.events])
+    write_atomically(os.path.join(out, "events", f"intel_{cpu.name}.events"),
+                     EventTable(events, {}).write(cpu, every_event=True))
+    return len(events)
+
+
+def every_name():
+    return list(CPUS) + list(ECORE_CPUS) + list(EVENT_TABLES)
+
+
 def write_atomically(path, content):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     temporary = path + ".tmp"
@@ -153,7 +164,7 @@ def main():
                              "or the perfmon folder is missing (exit 77)")
     parser.add_argument("cpus", nargs="*", help="model names (default: every CPU of cpus.py)")
     args = parser.parse_args()
-    known = list(CPUS) + list(ECORE_CPUS)
+    known = every_name()
     unknown = [c for c in args.cpus if c not in known]
     if unknown:
         parser.error(f"unknown CPU {', '.join(unknown)}; choose from {', '.join(known)}")
@@ -184,11 +195,16 @@ def compare(generated, committed):
 
 
 def run(args, out, quiet=False):
-    known = list(CPUS) + list(ECORE_CPUS)
+    known = every_name()
     try:
         text = read_text_table(args.text)
         parents = parents_elsewhere(args.perfmon)
         for name in args.cpus or known:
+            if name in EVENT_TABLES:
+                count = generate_event_table(EVENT_TABLES[name], args.perfmon, out)
+                if not quiet:
+                    print(f"{name}: an event table of {count} events")
+                continue
             if name in ECORE_CPUS:
                 model, missing = generate_ecore(ECORE_CPUS[name], args.perfmon, text, out)
                 kept = len(model.rows) - len(model.left_out)
