@@ -13,11 +13,25 @@ model::Model choose_model(const cpu::CpuId& cpu, const std::string& cpu_override
   return metrics_file.empty() ? model : model::load_perf_metrics_json(metrics_file, model);
 }
 
+std::vector<model::Model> core_type_models(const cpu::CpuId& cpu, const std::string& cpu_override,
+                                           const std::string& metrics_file) {
+  return core_type_models(choose_model(cpu, cpu_override, metrics_file), metrics_file);
+}
+
+std::vector<model::Model> core_type_models(model::Model model, const std::string& metrics_file) {
+  if (!metrics_file.empty()) return {std::move(model)};
+  return model::with_companion(std::move(model), models_dir());
+}
+
+events::Resolver resolver_for(const model::Model& model, const cpu::CpuInfo& cpu) {
+  return events::Resolver(model.matches(cpu.id) ? events::resolver_config(model, cpu)
+                                                : events::offline_resolver_config(model));
+}
+
 Context make_context(const std::string& cpu_override, const std::string& metrics_file, const std::string& model_file) {
   cpu::CpuInfo cpu = cpu::detect();
   model::Model model = choose_model(cpu.id, cpu_override, metrics_file, model_file);
-  events::Resolver resolver(model.matches(cpu.id) ? events::resolver_config(model, cpu)
-                                                  : events::offline_resolver_config(model));
+  events::Resolver resolver = resolver_for(model, cpu);
   return Context{std::move(cpu), std::move(model), std::move(resolver)};
 }
 

@@ -1,15 +1,19 @@
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <set>
 
 #include "cli/commands.h"
 #include "cli/context.h"
+#include "cli/core_type_record.h"
 #include "cli/html_output.h"
 #include "cli/output.h"
 #include "cli/render.h"
+#include "common/strings.h"
 #include "eval/evaluate.h"
 #include "events/model_resolver.h"
+#include "import/hybrid.h"
 #include "import/import.h"
 #include "import/runs.h"
 #include "report/report.h"
@@ -23,9 +27,9 @@ namespace {
 // (and every CPU, core, socket or thread) is reported alike.
 class FileAnalysis {
  public:
-  explicit FileAnalysis(const ImportOptions& options)
+  FileAnalysis(const ImportOptions& options, model::Model model)
       : options_(options),
-        model_(choose_model(cpu::read_cpuid(), options.cpu, options.metrics_file)),
+        model_(std::move(model)),
         resolver_(events::offline_resolver_config(model_)),
         matcher_(model_, resolver_) {}
 
@@ -195,18 +199,96 @@ class FileAnalysis {
   std::vector<report::Report> reports_;            // of the latest interval, reused
 };
 
+// The analyses of one file: one model's, or, for a hybrid CPU's file (rows
+// cpu_core/EVENT/ and cpu_atom/EVENT/), the model of each core type it
+// counts on with that type's rows (import/hybrid.h).
+class CoreTypeAnalyses {
+ public:
+  explicit CoreTypeAnalyses(const ImportOptions& options)
+      : options_(options), models_(core_type_models(cpu::read_cpuid(), options.cpu, options.metrics_file)) {}
+
+  const model::Model& model() const { return models_.front(); }
+  const model::RunVariables& vars() const { return analyses_.front().analysis->vars(); }
+  bool per_unit() const { return options_.per != aggregate::View::Global; }
+
+  // The reports of one interval (or the whole file): those of every core
+  // type the task ran on in it, each with its share of the cycles. Valid
+  // until the next call.
+  const std::vector<report::Report>& reports(const import::Interval& interval, const import::FileInfo& file) {
+    if (analyses_.empty()) decide(file);
+    if (core_pmus_.empty()) return analyses_.front().analysis->reports(interval, file);
+    const bool ran_anywhere = std::any_of(analyses_.begin(), analyses_.end(),
+                                          [&](const CoreType& type) { return import::ran_on(interval, type.pmu); });
+    CoreTypeRecord record;
+    for (CoreType& type : analyses_) {
+      // An interval the task slept through is reported for every type, n/a.
+      if (ran_anywhere && !import::ran_on(interval, type.pmu)) continue;
+      record.add(type.analysis->reports(import::core_type_interval(interval, type.pmu, core_pmus_),
+                                        import::core_type_file(file, type.pmu, core_pmus_)),
+                 type.analysis->model());
+    }
+    core_type_reports_ = record.take(!per_unit());
+    return core_type_reports_;
+  }
+
+  bool hybrid() const { return !core_pmus_.empty(); }
+
+ private:
+  struct CoreType {
+    std::string pmu;  // empty: the file of a CPU with one kind of core
+    std::unique_ptr<FileAnalysis> analysis;
+  };
+
+  // Decided by the names of the file's first interval.
+  void decide(const import::FileInfo& file) {
+    core_pmus_ = import::core_pmus_of(file.events);
+    if (core_pmus_.empty()) {
+      analyses_.push_back({"", std::make_unique<FileAnalysis>(options_, models_.front())});
+      return;
+    }
+    for (const model::Model& model : models_) {
+      if (std::find(core_pmus_.begin(), core_pmus_.end(), model.pmu) == core_pmus_.end()) continue;
+      analyses_.push_back({model.pmu, std::make_unique<FileAnalysis>(options_, model)});
+    }
+    if (analyses_.empty()) {
+      throw Error(options_.file + ": its rows are counted on " + join(core_pmus_, " and ") +
+                  ", the core types of a hybrid CPU, and model " + model().name +
+                  " counts on neither; use --cpu with the P-core model of that CPU, such as --cpu adl");
+    }
+    if (!options_.report.html.empty() && analyses_.size() > 1) {
+      throw Error(options_.file + ": --html draws one tree, and this file has one per core type (" +
+                  join(core_pmus_, ", ") + "); leave out --html, or import one type with --cpu " + model().companion);
+    }
+  }
+
+  const ImportOptions& options_;
+  std::vector<model::Model> models_;  // this CPU's, or --cpu's: each core type's
+  std::vector<std::string> core_pmus_;
+  std::vector<CoreType> analyses_;
+  std::vector<report::Report> core_type_reports_;  // of the latest interval, for a hybrid CPU's file
+};
+
 }  // namespace
 
 void import_records(const ImportOptions& options, const std::function<void(std::string_view)>& write) {
-  FileAnalysis analysis(options);
-  report::ReportWriter writer(report_layout(options.report, options.per_interval, analysis.per_unit()));
+  CoreTypeAnalyses analysis(options);
+  std::optional<report::ReportWriter> writer;  // laid out once the first interval tells the core types
   import::ReadOptions read_options;
   read_options.per_interval = options.per_interval;
   read_options.per_place = analysis.per_unit();
   HtmlOutput html(options.report, analysis.model(), counting_words(options));
   const auto write_interval = [&](const import::Interval& interval, const import::FileInfo& file) {
     const auto& reports = analysis.reports(interval, file);
-    write(writer.write(interval.time_s, reports));
+    if (!writer) {
+      report::Layout layout = report_layout(options.report, options.per_interval, analysis.per_unit());
+      layout.core_typed = analysis.hybrid();
+      if (layout.core_typed && layout.format == report::Format::Columns) {
+        throw Error(options.file + ": --columns shows one tree a line, and this file has one per core type; " +
+                    "leave out --columns");
+      }
+      writer.emplace(layout);
+    }
+    write(writer->write(interval.time_s, reports));
     html.add(options.per_interval ? interval.time_s : std::nullopt, reports);
   };
   import::read_file(options.file, read_options, write_interval);

@@ -20,13 +20,19 @@ int run_info() {
   out += fmt::format("pmus:           {}\n", pmus.empty() ? "(none)" : pmus);
   out +=
       fmt::format("core pmu:       {}\n", cpu.has_core_pmu() ? "yes" : "NO (no hardware counters: VM without vPMU?)");
+  for (const cpu::PmuInfo& core_type : cpu.hybrid_core_pmus()) {
+    out += fmt::format("hybrid core pmu: {} (type {}) on cpus {}\n", core_type.name, core_type.type,
+                       cpu::format_index_list(core_type.cpus));
+  }
   out += fmt::format("perf_event_paranoid: {}\n", cpu.perf_event_paranoid.empty() ? "?" : cpu.perf_event_paranoid);
   out += fmt::format("general counters: {} reported, {}\n", cpu.reported_counters,
                      cpu.working_counters ? fmt::format("{} really count", *cpu.working_counters)
                                           : std::string("health check not possible"));
   try {
-    model::Model model = model::select_model(models_dir(), cpu.id);
-    out += fmt::format("model:          {} ({})\n", model.name, model.title);
+    for (const model::Model& model : model::with_companion(model::select_model(models_dir(), cpu.id), models_dir())) {
+      out += fmt::format("model:          {} ({}){}\n", model.name, model.title,
+                         model.pmu.empty() ? "" : " on " + model.pmu);
+    }
   } catch (const Error& error) {
     out += fmt::format("model:          none: {}\n", error.what());
   }

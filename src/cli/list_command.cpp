@@ -42,7 +42,12 @@ std::vector<std::string> definitions_used(const model::Model& model, const expr:
 
 int run_list(const std::string& cpu, const std::string& metrics_file) {
   model::Model model = model_for(cpu, metrics_file);
-  std::string out = fmt::format("{} ({})\n\n", model.title, model.name);
+  std::string out = fmt::format("{} ({})\n", model.title, model.name);
+  if (!model.core_type.empty()) {
+    out += fmt::format("the {} tree of a hybrid CPU, counted on its {} PMU{}\n", model.core_type, model.pmu,
+                       model.companion.empty() ? "" : "; the other core type's: topdown list --cpu " + model.companion);
+  }
+  out += "\n";
   out += fmt::format("  {:<34} {:>5}  {:<16} {:<8} {:<40} {}\n", "Node", "Level", "Domain", "Area", "Threshold",
                      "Vendor metric");
   for (const auto& node : model.nodes) {

@@ -51,21 +51,23 @@ std::string command_line(const std::vector<std::string>& command) {
 }  // namespace
 
 std::string perf_stat_commands(const schedule::Plan& plan, const std::vector<std::string>& command,
-                               const std::string& import_command) {
+                               const std::string& import_command, const std::string& file) {
   std::vector<schedule::Group> core;
   std::vector<schedule::Group> uncore;
   for (const schedule::Group& group : plan.groups) {
     (is_uncore(group) ? uncore : core).push_back(group);
   }
   const std::string workload = command.empty() ? " -- CMD" : " --" + command_line(command);
-  std::string text = "# count with perf, then analyse: " + import_command + " perf.csv\n";
+  const std::string uncore_file = file.substr(0, file.rfind(".csv")) + "-uncore.csv";
+  std::string text = "# count with perf, then analyse: " + import_command + " " + file + "\n";
   if (plan.multiplexed()) text += "# the groups rotate on the counters: values are multiplexed estimates\n";
-  text += "perf stat -x, -o perf.csv -e " + shell_quote(event_list(core)) + workload + "\n";
+  text += "perf stat -x, -o " + file + " -e " + shell_quote(event_list(core)) + workload + "\n";
   if (!uncore.empty()) {
     text +=
         "# uncore events count per socket, system-wide only (root or perf_event_paranoid <= 0);\n"
-        "# append their file before importing: cat perf-uncore.csv >> perf.csv\n";
-    text += "perf stat -a -x, -o perf-uncore.csv -e " + shell_quote(event_list(uncore)) + workload + "\n";
+        "# append their file before importing: cat " +
+        uncore_file + " >> " + file + "\n";
+    text += "perf stat -a -x, -o " + uncore_file + " -e " + shell_quote(event_list(uncore)) + workload + "\n";
   }
   return text;
 }

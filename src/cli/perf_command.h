@@ -15,8 +15,9 @@ namespace topdown::cli {
 // groups, which only count system-wide, go on a second `perf stat -a` line.
 // Comment lines (#) say what to do with the files, `import_command` (the
 // topdown import line, without the file) included.
+// The counts go to `file` (perf.csv), the uncore counts to FILE-uncore.csv.
 std::string perf_stat_commands(const schedule::Plan& plan, const std::vector<std::string>& command,
-                               const std::string& import_command);
+                               const std::string& import_command, const std::string& file = "perf.csv");
 
 }  // namespace topdown::cli
 

@@ -4,26 +4,52 @@
 #include "cli/perf_command.h"
 #include "cli/stat_run.h"
 #include "schedule/plan.h"
+#include "settings/hybrid.h"
 #include "settings/stat.h"
 
 namespace topdown::cli {
 
+namespace {
+
+// --print-groups, --print-perf: the plan of each core type's tree, the
+// one tree's or, on a hybrid CPU, the P-cores' and the E-cores', each with
+// its own counters on its own PMU.
+int print_plans(const StatOptions& options, const std::vector<CoreTypePlan>& plans) {
+  const bool hybrid = plans.size() > 1;
+  std::string out;
+  if (options.print_perf && hybrid) {
+    out +=
+        "# a hybrid CPU: each core type's tree counts on its own PMU, into its own file (perf names an\n"
+        "# event it is given a name for without its PMU, so one file could not tell the types apart)\n";
+  }
+  for (const CoreTypePlan& type : plans) {
+    const model::Model& model = type.model;
+    const std::string smt = type.vars.smt_enabled ? "on" : "off";
+    if (options.print_groups) {
+      out += "model " + model.name + (hybrid ? ", " + model.core_type : "") + " (SMT " + smt +
+             "): " + schedule::describe(type.plan);
+      continue;
+    }
+    const std::string import = "topdown import --cpu " + model.name + " --smt " + smt + " -l " +
+                               std::to_string(options.report.level) + (options.all_info ? " --info" : "");
+    if (hybrid) out += "# " + model.core_type + " (" + model.pmu + "):\n";
+    out += perf_stat_commands(type.plan, options.command, import, hybrid ? "perf-" + model.pmu + ".csv" : "perf.csv");
+  }
+  emit(options.report.output, out);
+  return 0;
+}
+
+}  // namespace
+
 int run_stat(const StatOptions& options) {
   Context context = make_context(options.cpu, options.metrics_file, options.model_file);
+  if (options.print_groups || options.print_perf) return print_plans(options, core_type_plans(options, context));
+  if (!context.model.companion.empty() && settings::plans_by_core_type(context.cpu, context.model)) {
+    return count_core_types(options, context.cpu, core_type_plans(options, context));
+  }
   const settings::StatPlanning planning = settings::plan_stat(options, context.cpu, context.model);
   const model::RunVariables& vars = planning.vars;
   schedule::Plan plan = schedule::make_plan(context.model, vars, planning.selection, context.resolver, planning.budget);
-  const std::string smt = vars.smt_enabled ? "on" : "off";
-  if (options.print_groups) {
-    emit(options.report.output, "model " + context.model.name + " (SMT " + smt + "): " + schedule::describe(plan));
-    return 0;
-  }
-  if (options.print_perf) {
-    const std::string import = "topdown import --cpu " + context.model.name + " --smt " + smt + " -l " +
-                               std::to_string(options.report.level) + (options.all_info ? " --info" : "");
-    emit(options.report.output, perf_stat_commands(plan, options.command, import));
-    return 0;
-  }
   settings::check_countable(options, context.cpu, context.model);
   return count_and_report(options, context, plan, vars);
 }

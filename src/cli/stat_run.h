@@ -2,6 +2,8 @@
 // `topdown stat` once the plan is made: count the target (the command, -p
 // processes or -a/-C CPUs) as a whole, interval by interval (-I) or once per
 // counter group (--no-multiplex), and write the reports as they come.
+#include <vector>
+
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "collect/collect.h"
@@ -25,5 +27,23 @@ int count_repeated(const StatOptions& options, const Context& context, const sch
 // it); without a workload 0, or 128+signal when SIGINT/SIGTERM stopped it.
 int count_and_report(const StatOptions& options, const Context& context, const schedule::Plan& plan,
                      const model::RunVariables& vars);
+
+// The plan of one core type's tree on a hybrid CPU.
+struct CoreTypePlan {
+  model::Model model;
+  model::RunVariables vars;
+  schedule::Plan plan;
+};
+
+// The plan of each core type's tree (context's model and its companion), each
+// with its own counters on its own PMU.
+std::vector<CoreTypePlan> core_type_plans(const StatOptions& options, const Context& context);
+
+// stat on a hybrid CPU (stat_core_types.cpp): every core type's groups
+// counted at once, each on its type's PMU (and with -a/-C on its CPUs), each
+// type's counts evaluated with its own model, one report per core type the
+// target ran on (or per unit of each). Returns the exit status as
+// count_and_report does.
+int count_core_types(const StatOptions& options, const cpu::CpuInfo& cpu, const std::vector<CoreTypePlan>& types);
 
 }  // namespace topdown::cli

@@ -28,6 +28,9 @@ namespace topdown::collect {
 struct CounterGroup {
   std::vector<events::Encoding> events;
   counts::GroupCopies copies{};  // events counted again here as copies (schedule::Group::copies)
+  // Counting CPUs (-a, -C), the group opens only on these: a hybrid CPU's
+  // core type's PMU exists on that type's CPUs alone. Empty: on every CPU.
+  std::vector<int> cpus = {};
 };
 
 struct Options {

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -39,6 +40,9 @@ CounterSet::CounterSet(const std::vector<CounterGroup>& groups, const std::vecto
     placements_.push_back(where);
     bool vanished = false;
     for (const CounterGroup& group : groups) {
+      const bool elsewhere = where.cpu >= 0 && !group.cpus.empty() &&
+                             std::find(group.cpus.begin(), group.cpus.end(), where.cpu) == group.cpus.end();
+      if (elsewhere) continue;
       OpenGroup open{placement, {}, perf::Group({where.pid, where.cpu, !where.cgroup.empty()}), {}};
       for (const events::Encoding& encoding : group.events) {
         if (encoding.type == events::Encoding::kAbsentPmu) {

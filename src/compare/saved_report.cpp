@@ -71,6 +71,7 @@ struct Record {
   std::string format;
   std::string model;
   std::string scope;
+  std::string core_type;  // a hybrid CPU's record: its core type's tree, a scope of its own
   bool interval = false;  // time is a number: an interval's record
   size_t nodes = 0;       // in Reader::nodes_
   size_t info = 0;        // in Reader::info_
@@ -146,6 +147,8 @@ class Reader {
         }
       } else if (key_ == "scope" && json.next_is('"')) {
         json.string(record.scope);
+      } else if (key_ == "core_type" && json.next_is('"')) {
+        json.string(record.core_type);
       } else if (key_ == "time") {
         record.interval = !json.null();
         if (record.interval) json.skip_value();
@@ -203,8 +206,12 @@ class Reader {
 
   void add(const Record& record) {
     if (model_.empty()) model_ = record.model;
-    auto [known, inserted] = scope_index_.try_emplace(record.scope, scopes_.size());
-    if (inserted) scopes_.push_back(ScopeRecords{record.scope, std::nullopt, {}});
+    // "P-core", "E-core CPU9": a hybrid CPU's two trees are never one scope.
+    const std::string scope = record.core_type.empty() ? record.scope
+                              : record.scope.empty()   ? record.core_type
+                                                       : record.core_type + " " + record.scope;
+    auto [known, inserted] = scope_index_.try_emplace(scope, scopes_.size());
+    if (inserted) scopes_.push_back(ScopeRecords{scope, std::nullopt, {}});
     ScopeRecords& records = scopes_[known->second];
     // Tree nodes first, whatever the order of the record's keys.
     if (record.interval) {

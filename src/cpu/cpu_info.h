@@ -24,6 +24,9 @@ struct CpuId {
 struct PmuInfo {
   std::string name;  // directory name under /sys/bus/event_source/devices
   int type = -1;     // perf_event_attr.type
+  // Its cpus file: the only CPUs it counts on (each core type's PMU on a
+  // hybrid CPU); empty when the PMU has none, i.e. counts on every CPU.
+  std::vector<int> cpus;
 };
 
 struct CpuInfo {
@@ -42,6 +45,10 @@ struct CpuInfo {
 
   const PmuInfo* find_pmu(std::string_view name) const;
   bool has_core_pmu() const;  // "cpu" (or "cpu_core") PMU present
+  // A hybrid CPU's core PMUs, one per core type (cpu_atom, cpu_core, ...:
+  // "cpu_" and a list of the CPUs it counts on), by name; empty on a CPU
+  // with one kind of core.
+  std::vector<PmuInfo> hybrid_core_pmus() const;
 };
 
 // Reads cpuid. Pure function of the processor.
@@ -64,5 +71,7 @@ std::optional<std::string> read_first_line(const std::filesystem::path& file);
 // "0-3,6" -> {0, 1, 2, 3, 6} (sysfs cpu lists, counter lists). Throws
 // topdown::Error naming `what` when the text is not such a list.
 std::vector<int> parse_index_list(std::string_view text, std::string_view what);
+// The reverse: {0, 1, 2, 3, 6} -> "0-3,6" (sorted indexes).
+std::string format_index_list(const std::vector<int>& indexes);
 
 }  // namespace topdown::cpu

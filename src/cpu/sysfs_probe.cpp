@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <charconv>
+#include <iterator>
 #include <system_error>
 
 #include "cpu/cpu_info.h"
@@ -38,7 +39,11 @@ std::vector<PmuInfo> list_pmus(const fs::path& devices_dir) {
   for (const auto& entry : fs::directory_iterator(devices_dir, error)) {
     const auto type_text = read_first_line(entry.path() / "type");
     const auto type = type_text ? parse_int(*type_text) : std::nullopt;
-    if (type) pmus.push_back({entry.path().filename().string(), *type});
+    if (!type) continue;
+    const fs::path cpus_file = entry.path() / "cpus";
+    const auto cpus = read_first_line(cpus_file);
+    pmus.push_back({entry.path().filename().string(), *type,
+                    cpus ? parse_index_list(*cpus, cpus_file.string()) : std::vector<int>{}});
   }
   std::sort(pmus.begin(), pmus.end(), [](const PmuInfo& a, const PmuInfo& b) { return a.name < b.name; });
   return pmus;
@@ -52,6 +57,13 @@ const PmuInfo* CpuInfo::find_pmu(std::string_view name) const {
 }
 
 bool CpuInfo::has_core_pmu() const { return find_pmu("cpu") != nullptr || find_pmu("cpu_core") != nullptr; }
+
+std::vector<PmuInfo> CpuInfo::hybrid_core_pmus() const {
+  std::vector<PmuInfo> core_types;
+  std::copy_if(pmus.begin(), pmus.end(), std::back_inserter(core_types),
+               [](const PmuInfo& pmu) { return pmu.name.starts_with("cpu_") && !pmu.cpus.empty(); });
+  return core_types;
+}
 
 CpuInfo detect(const fs::path& sysfs_root, const fs::path& procfs_root) {
   CpuInfo info;

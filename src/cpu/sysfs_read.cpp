@@ -45,4 +45,16 @@ std::vector<int> parse_index_list(std::string_view text, std::string_view what) 
   return indexes;
 }
 
+std::string format_index_list(const std::vector<int>& indexes) {
+  std::string text;
+  for (size_t first = 0; first < indexes.size();) {
+    size_t last = first;
+    while (last + 1 < indexes.size() && indexes[last + 1] == indexes[last] + 1) ++last;
+    text += (text.empty() ? "" : ",") + std::to_string(indexes[first]);
+    if (last > first) text += "-" + std::to_string(indexes[last]);
+    first = last + 1;
+  }
+  return text;
+}
+
 }  // namespace topdown::cpu

@@ -67,6 +67,11 @@ struct ResolverConfig {
   // let libpfm4 pick the host's default PMU, "-" to skip libpfm4.
   std::string pfm_pmu;
   std::filesystem::path sysfs_devices = "/sys/bus/event_source/devices";
+  // The PMU core events open on, which the generic spelling cpu/.../ (our
+  // tables') and raw rNNN events mean: a hybrid CPU's cpu_core or cpu_atom
+  // (the model's pmu key). Empty: "cpu", or "cpu_core" where sysfs has no
+  // "cpu".
+  std::string core_pmu;
 };
 
 class Resolver {

@@ -9,6 +9,7 @@ ResolverConfig resolver_config(const model::Model& model, const cpu::CpuInfo& cp
     config.tables.push_back(model.source.parent_path() / "events" / (table + ".events"));
   }
   config.pfm_pmu = model.pfm_pmu.empty() ? "-" : model.pfm_pmu;
+  config.core_pmu = model.pmu;
   return config;
 }
 

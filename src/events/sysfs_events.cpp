@@ -9,7 +9,9 @@ namespace topdown::events {
 
 namespace fs = std::filesystem;
 
-SysfsPmus::SysfsPmus(fs::path devices_dir, cpu::Vendor vendor) : devices_dir_(std::move(devices_dir)), vendor_(vendor) {
+SysfsPmus::SysfsPmus(fs::path devices_dir, cpu::Vendor vendor, std::string core_pmu)
+    : devices_dir_(std::move(devices_dir)), vendor_(vendor), core_pmu_(std::move(core_pmu)) {
+  if (!core_pmu_.empty()) return;
   const bool hybrid = !fs::exists(devices_dir_ / "cpu") && fs::exists(devices_dir_ / "cpu_core");
   core_pmu_ = hybrid ? "cpu_core" : "cpu";
 }
@@ -83,13 +85,15 @@ void SysfsPmus::pack_term(const PmuFormat& format, const PmuTerm& term, std::str
 Encoding SysfsPmus::encode(const PmuSpelling& spelling, std::string_view requested, bool pmu_may_be_absent) const {
   Encoding encoding;
   encoding.name = std::string(requested);
-  encoding.pmu = spelling.pmu;
-  const bool absent = pmu_may_be_absent && spelling.pmu != core_pmu_ && !facts(spelling.pmu).type;
-  encoding.type = absent ? Encoding::kAbsentPmu : type(spelling.pmu);
-  encoding.uncore = facts(spelling.pmu).uncore;
-  const PmuFormat pmu_format = absent ? PmuFormat::builtin_x86_core(vendor_) : format(spelling.pmu);
+  // Our tables spell core events for every core type as cpu/.../.
+  const std::string pmu = spelling.pmu == "cpu" ? core_pmu_ : spelling.pmu;
+  encoding.pmu = pmu;
+  const bool absent = pmu_may_be_absent && pmu != core_pmu_ && !facts(pmu).type;
+  encoding.type = absent ? Encoding::kAbsentPmu : type(pmu);
+  encoding.uncore = facts(pmu).uncore;
+  const PmuFormat pmu_format = absent ? PmuFormat::builtin_x86_core(vendor_) : format(pmu);
   for (const PmuTerm& term : spelling.terms) {
-    pack_term(pmu_format, term, spelling.pmu, encoding, true);
+    pack_term(pmu_format, term, pmu, encoding, true);
   }
   apply_modifiers(parse_suffix_modifiers(spelling.modifiers, requested), pmu_format, encoding);
   return encoding;

@@ -17,9 +17,11 @@ namespace topdown::events {
 
 class SysfsPmus {
  public:
-  SysfsPmus(std::filesystem::path devices_dir, cpu::Vendor vendor);
+  // `core_pmu` as ResolverConfig::core_pmu.
+  SysfsPmus(std::filesystem::path devices_dir, cpu::Vendor vendor, std::string core_pmu = "");
 
-  // "cpu", or "cpu_core" on hybrid Intel parts.
+  // "cpu", or the core PMU of one core type on hybrid Intel parts; a
+  // spelling cpu/.../ means it.
   const std::string& core_pmu() const { return core_pmu_; }
   // Throws topdown::Error when the PMU is not registered.
   uint32_t type(std::string_view pmu) const;

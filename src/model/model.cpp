@@ -63,4 +63,21 @@ bool ModelHeader::matches(const cpu::CpuId& id) const {
   });
 }
 
+std::vector<Model> with_companion(Model model, const std::filesystem::path& dir) {
+  std::vector<Model> models;
+  if (!model.companion.empty()) {
+    Model companion = select_model(dir, {}, model.companion);
+    if (companion.pmu.empty() || companion.pmu == model.pmu || companion.core_type == model.core_type) {
+      throw Error("model " + model.name + " names " + companion.name + " as the model of its other core type, but " +
+                  companion.name + " has pmu '" + companion.pmu + "' and core_type '" + companion.core_type +
+                  "'; give each model of a hybrid CPU its own pmu and core_type");
+    }
+    models.push_back(std::move(model));
+    models.push_back(std::move(companion));
+    return models;
+  }
+  models.push_back(std::move(model));
+  return models;
+}
+
 }  // namespace topdown::model

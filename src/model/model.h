@@ -99,6 +99,9 @@ struct ModelHeader {
   // "E-core"); empty on CPUs with one kind. Models of one hybrid CPU list the
   // same cpus, each with its own pmu.
   std::string core_type;
+  // On a hybrid CPU, the model of its other core type (adl_ecore for adl's
+  // P-cores), whose tree is reported beside this one; empty otherwise.
+  std::string companion;
   // The method and version the tree follows, as `topdown list --models` shows
   // it ("TMA 5.01", "Arm Topdown Methodology"); empty when the file does not say.
   std::string methodology;
@@ -144,5 +147,10 @@ std::vector<ModelHeader> load_headers(const std::filesystem::path& dir);
 // headers are read to choose; then the chosen file is loaded. Throws Error
 // naming the nearest models when none fits.
 Model select_model(const std::filesystem::path& dir, const cpu::CpuId& id, const std::string& name_override = "");
+
+// The model of each core type: `model` and, on a hybrid CPU, its companion
+// from `dir` (which must be of another PMU and core type, else Error naming
+// both models).
+std::vector<Model> with_companion(Model model, const std::filesystem::path& dir);
 
 }  // namespace topdown::model

@@ -10,9 +10,9 @@
 namespace topdown::model {
 namespace {
 
-const Keys kModelKeys = {
-    "name",  "title",       "cpus",     "event_table",          "pfm_pmu",       "pmu", "core_type",
-    "clock", "methodology", "counters", "counters_without_smt", "fixed_counters"};
+const Keys kModelKeys = {"name",          "title",     "cpus",  "event_table", "pfm_pmu",  "pmu",
+                         "core_type",     "companion", "clock", "methodology", "counters", "counters_without_smt",
+                         "fixed_counters"};
 
 std::vector<std::filesystem::path> model_files(const std::filesystem::path& dir) {
   std::error_code error;
@@ -54,6 +54,7 @@ ModelHeader header_from(const Section& section, const std::filesystem::path& fil
   header.pfm_pmu = value_of(section, "pfm_pmu");
   header.pmu = value_of(section, "pmu");
   header.core_type = value_of(section, "core_type");
+  header.companion = value_of(section, "companion");
   header.methodology = value_of(section, "methodology");
   header.clock = value_of(section, "clock");
   if (!header.clock.empty() && header.clock.find_first_of(" \t,") != std::string::npos) {

@@ -67,6 +67,11 @@ struct Report {
   eval::Evaluation evaluation;
   counts::Sample sample;
   RunInfo run;
+  // On a hybrid CPU the core type whose tree this is ("P-core", "E-core"),
+  // and, for a report without units, that type's share of the record's
+  // cycles (the clock event of each type's model); empty and nullopt else.
+  std::string core_type = {};
+  std::optional<double> core_share = {};
 };
 
 struct Layout {
@@ -77,6 +82,9 @@ struct Layout {
   bool timed = false;
   // One report per unit in each record (never with Columns).
   bool scoped = false;
+  // A hybrid CPU's: the reports of each core type (one each, or one per
+  // unit of each with scoped), never with Columns.
+  bool core_typed = false;
   // Reports of sampled functions (RunInfo::sampled, with scoped): in CSV
   // leading function, module, share and samples columns instead of scope,
   // and a last node_samples column.
@@ -94,8 +102,12 @@ struct Layout {
 //   Csv     the header once, then the rows; timed, a leading "time" column
 //           (T; empty for the whole run); scoped, a "scope" column after it
 //           (',', '"' and line breaks of a thread's command shown as '_');
-//   Json    a single report indented; timed or scoped, one object per line,
-//           with "time" (T; null for the whole run) and "scope";
+//           core_typed, "core_type" and "core_share" columns before it;
+//   Json    a single report indented; timed, scoped or core_typed, one
+//           object per line, with "time" (T; null for the whole run),
+//           "scope", "core_type" and "core_share" (null when unknown);
+//   core_typed, in text each report under "=== CORE_TYPE[ SCOPE] ===",
+//           with its share of the cycles when it has no scope;
 //   sampled (topdown report): each unit a function, its heading in text
 //           with its share of the clockticks and its samples; CSV's
 //           columns as csv_sampled_header();

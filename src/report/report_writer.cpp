@@ -26,7 +26,7 @@ std::string time_heading(std::optional<double> time_s) {
 }  // namespace
 
 ReportWriter::ReportWriter(Layout layout) : layout_(layout), node_fields_(std::make_unique<CsvNodeFields>()) {
-  if (layout_.format == Format::Columns && layout_.scoped) {
+  if (layout_.format == Format::Columns && (layout_.scoped || layout_.core_typed)) {
     throw std::invalid_argument("the columns view has one line per record, not one per unit");
   }
 }
@@ -36,7 +36,7 @@ ReportWriter& ReportWriter::operator=(ReportWriter&&) noexcept = default;
 ReportWriter::~ReportWriter() = default;
 
 std::string ReportWriter::write(std::optional<double> time_s, const std::vector<Report>& reports) {
-  if (!layout_.scoped && reports.size() != 1) {
+  if (!layout_.scoped && !layout_.core_typed && reports.size() != 1) {
     throw std::invalid_argument("a record without units has exactly one report");
   }
   const bool first = first_;
@@ -67,13 +67,22 @@ std::string sampled_heading(const Report& report) {
   return heading;
 }
 
+// "P-core: 62.5% of the cycles", or "E-core CPU9" for a unit's report.
+std::string core_type_heading(const Report& report) {
+  if (!report.scope.empty()) return report.core_type + " " + report.scope;
+  if (!report.core_share) return report.core_type;
+  return fmt::format("{}: {:.1f}% of the cycles", report.core_type, *report.core_share * 100);
+}
+
 std::string ReportWriter::text(std::optional<double> time_s, const std::vector<Report>& reports, bool first) const {
   std::string out;
   if (layout_.timed) out += (first ? "" : "\n") + time_heading(time_s);
   for (size_t i = 0; i < reports.size(); ++i) {
     const Report& report = reports[i];
-    if (layout_.scoped) {
-      const std::string heading = report.run.sampled ? sampled_heading(report) : report.scope;
+    if (layout_.scoped || layout_.core_typed) {
+      const std::string heading = report.run.sampled   ? sampled_heading(report)
+                                  : layout_.core_typed ? core_type_heading(report)
+                                                       : report.scope;
       out += (i > 0 ? "\n=== " : "=== ") + heading + " ===\n";
     }
     out += render_text(report.evaluation, report.sample, report.run, layout_.text);
@@ -85,17 +94,24 @@ std::string ReportWriter::csv(std::optional<double> time_s, const std::vector<Re
   if (layout_.sampled) return sampled_csv(reports, first);
   CsvRow leading;
   if (layout_.timed) leading.push_back(time_s ? fmt::format("{}", *time_s) : "");
+  const size_t core_type_column = leading.size();
+  if (layout_.core_typed) leading.resize(leading.size() + 2);
   const size_t scope_column = leading.size();
   if (layout_.scoped) leading.emplace_back();
   std::string out;
   if (first) {
     CsvRow header = layout_.timed ? CsvRow{"time"} : CsvRow{};
+    if (layout_.core_typed) header.insert(header.end(), {"core_type", "core_share"});
     if (layout_.scoped) header.push_back("scope");
     const CsvRow columns = csv_header(reports.front().evaluation);
     header.insert(header.end(), columns.begin(), columns.end());
     out += csv_line(header);
   }
   for (const Report& report : reports) {
+    if (layout_.core_typed) {
+      leading[core_type_column] = report.core_type;
+      leading[core_type_column + 1] = report.core_share ? fmt::format("{}", *report.core_share) : "";
+    }
     if (layout_.scoped) leading[scope_column] = csv_scope(report.scope);
     append_csv_rows(out, leading, report.evaluation, report.sample, report.run, nullptr, node_fields_.get());
   }
@@ -116,12 +132,16 @@ std::string ReportWriter::sampled_csv(const std::vector<Report>& reports, bool f
 }
 
 std::string ReportWriter::json(std::optional<double> time_s, const std::vector<Report>& reports) const {
-  const bool one_line = layout_.timed || layout_.scoped;
+  const bool one_line = layout_.timed || layout_.scoped || layout_.core_typed;
   std::string out;
   for (const Report& report : reports) {
     nlohmann::json object = json_object(report.evaluation, report.sample, report.run);
     if (layout_.timed) object["time"] = time_s ? nlohmann::json(*time_s) : nlohmann::json();
     if (layout_.scoped) object["scope"] = report.scope;
+    if (layout_.core_typed) {
+      object["core_type"] = report.core_type;
+      object["core_share"] = report.core_share ? nlohmann::json(*report.core_share) : nlohmann::json();
+    }
     out += json_text(object, one_line);
   }
   return out;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "settings/hybrid.h"
 
 namespace topdown::settings {
 
@@ -30,7 +31,7 @@ schedule::CounterBudget counter_budget(const cpu::CpuInfo& cpu, const model::Mod
   schedule::CounterBudget budget = schedule::host_budget(cpu, model);
   if (counters_override) {
     budget.general = *counters_override;
-  } else if (!this_machine && declared.general_for(smt_enabled) > 0) {
+  } else if ((!this_machine || plans_by_core_type(cpu, model)) && declared.general_for(smt_enabled) > 0) {
     budget.general = static_cast<int>(declared.general_for(smt_enabled));
   }
   const bool intel = (this_machine ? cpu.id.vendor : model.cpus.front().vendor) == cpu::Vendor::Intel;

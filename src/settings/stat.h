@@ -34,7 +34,8 @@ bool use_perf_metrics(Toggle choice, const cpu::CpuInfo& cpu, const model::Model
 
 // The counters a plan may use: --counters when given; for this machine's
 // model what the health check found, else what the CPU reports; for another
-// CPU's model (--cpu) what the model says for its SMT setting. Fixed counters
+// CPU's model (--cpu), or a core type's of this hybrid CPU, what the model
+// says for its SMT setting. Fixed counters
 // as the model says (Intel's three when it does not).
 schedule::CounterBudget counter_budget(const cpu::CpuInfo& cpu, const model::Model& model, bool smt_enabled,
                                        std::optional<int> counters_override);

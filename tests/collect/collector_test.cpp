@@ -229,6 +229,28 @@ TEST(CollectSystemWide, EachCpuIsAPlaceAndTheSumAddsThem) {
   EXPECT_DOUBLE_EQ(result.sample.find("cpu-clock")->value, added);  // never multiplexed: the raw sum
 }
 
+TEST(CollectSystemWide, AGroupOfSomeCpusOpensOnThoseAlone) {
+  // As a hybrid CPU's core types: one group on CPU 0 only, one on CPU 1 only.
+  if (!system_wide_permitted()) GTEST_SKIP() << kSystemWideNotPermitted;
+  if (select_cpus("").size() < 2) GTEST_SKIP() << "needs two online CPUs";
+  events::Encoding first_type = kCpuClock;
+  first_type.name = "cpu_core/cpu-clock/";
+  events::Encoding second_type = kCpuClock;
+  second_type.name = "cpu_atom/cpu-clock/";
+  CounterGroup on_cpu0{{first_type}};
+  on_cpu0.cpus = {0};
+  CounterGroup on_cpu1{{second_type}};
+  on_cpu1.cpus = {1};
+  const WorkloadResult result = collect(Target{{"sleep", "0.2"}, {}, {0, 1}, {}}, {on_cpu0, on_cpu1}, Options{});
+  ASSERT_EQ(result.places.size(), 2u);
+  EXPECT_EQ(result.places[0].label, "CPU0");
+  EXPECT_NE(result.places[0].sample.find("cpu_core/cpu-clock/"), nullptr);
+  EXPECT_EQ(result.places[0].sample.find("cpu_atom/cpu-clock/"), nullptr);
+  EXPECT_EQ(result.places[1].label, "CPU1");
+  EXPECT_EQ(result.places[1].sample.find("cpu_core/cpu-clock/"), nullptr);
+  EXPECT_NE(result.places[1].sample.find("cpu_atom/cpu-clock/"), nullptr);
+}
+
 TEST(CollectAttach, EachThreadIsAPlaceNamedLikePerfPerThread) {
   if (!testing::perf_events_permitted()) GTEST_SKIP() << testing::kNotPermitted;
   RunningProcess busy(busy_for("0.3"));

@@ -139,6 +139,25 @@ TEST(Compare, ScopesAreMatchedByName) {
             std::string::npos);
 }
 
+TEST(Compare, EachCoreTypeOfAHybridCpuIsAScopeOfItsOwn) {
+  auto typed = [](const std::string& core_type, const std::string& scope, double backend) {
+    json r = record(backend, 0.1, 1.0);
+    r["core_type"] = core_type;
+    if (!scope.empty()) r["scope"] = scope;
+    return r.dump() + "\n";
+  };
+  const Comparison comparison = compare(
+      read_report(typed("P-core", "", 0.2) + typed("E-core", "", 0.4) + typed("E-core", "CPU8", 0.3), "a.json"),
+      read_report(typed("P-core", "", 0.3) + typed("E-core", "", 0.2) + typed("E-core", "CPU8", 0.3), "b.json"), 0.05);
+  ASSERT_EQ(comparison.scopes.size(), 3u);
+  EXPECT_EQ(comparison.scopes[0].scope, "P-core");
+  EXPECT_NEAR(*comparison.scopes[0].changes[0].change, 10, 1e-12);
+  EXPECT_EQ(comparison.scopes[1].scope, "E-core");
+  EXPECT_NEAR(*comparison.scopes[1].changes[0].change, -20, 1e-12);
+  EXPECT_EQ(comparison.scopes[2].scope, "E-core CPU8");
+  EXPECT_NEAR(*comparison.scopes[2].changes[0].change, 0, 1e-12);
+}
+
 TEST(Compare, BadInputIsOneClearError) {
   json other_model = record(0.3, 0.2, 1.0);
   other_model["model"]["name"] = "skl";

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "../support/temp_tree.h"
+#include "common/error.h"
 #include "cpu/cpu_info.h"
 #include "cpu/cpuid_decode.h"
 
@@ -98,6 +99,56 @@ TEST(Detect, CorePmuInTheTreeRunsTheProbe) {
     EXPECT_LE(*info.working_counters, info.reported_counters);
   } else {
     EXPECT_EQ(info.working_counters, std::nullopt);
+  }
+}
+
+TEST(Detect, HybridCorePmusWithTheirTypesAndCpus) {
+  // An Alder Lake-like tree: P-cores 0-7 on cpu_core (type 4), E-cores 8-15
+  // on cpu_atom (type 8).
+  const std::filesystem::path fixture = std::filesystem::path(TOPDOWN_SOURCE_DIR) / "tests/data/sysfs-adl";
+  const CpuInfo info = detect(fixture / "sys", fixture / "proc");
+  EXPECT_EQ(info.online_cpus, 16);
+  EXPECT_TRUE(info.has_core_pmu());
+  EXPECT_TRUE(info.topdown_metrics);
+  const std::vector<PmuInfo> core_types = info.hybrid_core_pmus();
+  ASSERT_EQ(core_types.size(), 2u);
+  EXPECT_EQ(core_types[0].name, "cpu_atom");
+  EXPECT_EQ(core_types[0].type, 8);
+  EXPECT_EQ(core_types[0].cpus, (std::vector<int>{8, 9, 10, 11, 12, 13, 14, 15}));
+  EXPECT_EQ(core_types[1].name, "cpu_core");
+  EXPECT_EQ(core_types[1].type, 4);
+  EXPECT_EQ(core_types[1].cpus, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+  // PMUs without a cpus file count everywhere: not a core type.
+  ASSERT_NE(info.find_pmu("msr"), nullptr);
+  EXPECT_TRUE(info.find_pmu("msr")->cpus.empty());
+}
+
+TEST(IndexList, FormatsRunsAsRangesAndReadsBack) {
+  EXPECT_EQ(format_index_list({0, 1, 2, 3, 6}), "0-3,6");
+  EXPECT_EQ(format_index_list({8}), "8");
+  EXPECT_EQ(format_index_list({}), "");
+  EXPECT_EQ(format_index_list({1, 3, 4, 9, 10, 11}), "1,3-4,9-11");
+  const std::vector<int> cpus = {0, 2, 3, 4, 7, 8};
+  EXPECT_EQ(parse_index_list(format_index_list(cpus), "test"), cpus);
+}
+
+TEST(Detect, OneKindOfCoreIsNotHybrid) {
+  TempTree tree;
+  tree.write("sys/bus/event_source/devices/software/type", "1\n");
+  tree.write("sys/bus/event_source/devices/uncore_imc_0/type", "12\n");
+  tree.write("sys/bus/event_source/devices/uncore_imc_0/cpumask", "0\n");
+  EXPECT_TRUE(detect(tree.root() / "sys", tree.root() / "proc").hybrid_core_pmus().empty());
+}
+
+TEST(Detect, BadCpusListOfAPmuNamesTheFile) {
+  TempTree tree;
+  tree.write("sys/bus/event_source/devices/cpu_atom/type", "8\n");
+  tree.write("sys/bus/event_source/devices/cpu_atom/cpus", "8-x\n");
+  try {
+    detect(tree.root() / "sys", tree.root() / "proc");
+    FAIL() << "a cpus file that is not a list was accepted";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("cpu_atom/cpus"), std::string::npos) << error.what();
   }
 }
 

@@ -186,6 +186,71 @@ TEST(ReportWriter, CsvQuotesFieldsAndShowsAScopesSeparatorsAsUnderscores) {
   EXPECT_EQ(lines[7], "1.5,my__app_-42,event,\"cpu/event=0x3c,umask=0x0/\",,,,1234,count,0,0,1.0000,ok,");
 }
 
+// A hybrid CPU's record: the P-core tree (Busy 0.75) with 3/4 of the
+// cycles, the E-core tree (Busy 0.25) with the rest.
+std::vector<Report> core_type_reports(const Stream& s) {
+  Report p_cores = s.report(s.sample(3000), 0.2);
+  p_cores.core_type = "P-core";
+  p_cores.core_share = 0.75;
+  Report e_cores = s.report(s.sample(1000), 0.2);
+  e_cores.core_type = "E-core";
+  e_cores.core_share = 0.25;
+  return {p_cores, e_cores};
+}
+
+TEST(ReportWriter, CoreTypesHaveTheirHeadingsInText) {
+  Stream s;
+  ReportWriter writer(Layout{Format::Text, TextOptions{}, false, false, true});
+  const std::string text = writer.write(std::nullopt, core_type_reports(s));
+  const size_t p_heading = text.find("=== P-core: 75.0% of the cycles ===\n");
+  const size_t e_heading = text.find("\n=== E-core: 25.0% of the cycles ===\n");
+  ASSERT_EQ(p_heading, 0u) << text;
+  ASSERT_NE(e_heading, std::string::npos) << text;
+  // Each tree under its own heading: the same report as alone.
+  const std::string alone =
+      render_text(s.evaluate(s.sample(1000)), s.sample(1000), s.report(s.sample(1000), 0.2).run, TextOptions{});
+  EXPECT_EQ(text.substr(e_heading + std::string("\n=== E-core: 25.0% of the cycles ===\n").size()), alone);
+}
+
+TEST(ReportWriter, CoreTypesOfUnitsNameTheUnitNotTheShare) {
+  Stream s;
+  ReportWriter writer(Layout{Format::Text, TextOptions{}, false, true, true});
+  std::vector<Report> reports = core_type_reports(s);
+  reports[0].scope = "CPU0";
+  reports[0].core_share.reset();
+  reports[1].scope = "CPU8";
+  reports[1].core_share.reset();
+  const std::string text = writer.write(std::nullopt, reports);
+  EXPECT_EQ(text.find("=== P-core CPU0 ===\n"), 0u) << text;
+  EXPECT_NE(text.find("\n=== E-core CPU8 ===\n"), std::string::npos) << text;
+}
+
+TEST(ReportWriter, CsvAndJsonCarryTheCoreTypeAndShare) {
+  Stream s;
+  ReportWriter csv(Layout{Format::Csv, TextOptions{}, true, false, true});
+  const std::vector<std::string> lines = lines_of(csv.write(0.2, core_type_reports(s)));
+  ASSERT_EQ(lines.size(), 1u + 2 * 6);
+  EXPECT_EQ(lines[0].rfind("time,core_type,core_share,kind,name,", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[1], "0.2,P-core,0.75,node,Busy,1,,,0.75,fraction,1,0,1.0000,ok,");
+  EXPECT_EQ(lines[7], "0.2,E-core,0.25,node,Busy,1,,,0.25,fraction,1,0,1.0000,ok,");
+
+  ReportWriter json(Layout{Format::Json, TextOptions{}, false, false, true});
+  std::vector<Report> reports = core_type_reports(s);
+  reports[1].core_share.reset();
+  const std::vector<std::string> objects = lines_of(json.write(std::nullopt, reports));
+  ASSERT_EQ(objects.size(), 2u);
+  const auto p_cores = nlohmann::json::parse(objects[0]);
+  EXPECT_EQ(p_cores["core_type"], "P-core");
+  EXPECT_DOUBLE_EQ(p_cores["core_share"].get<double>(), 0.75);
+  const auto e_cores = nlohmann::json::parse(objects[1]);
+  EXPECT_EQ(e_cores["core_type"], "E-core");
+  EXPECT_TRUE(e_cores["core_share"].is_null());
+}
+
+TEST(ReportWriter, CoreTypesAreNotOneColumnLine) {
+  EXPECT_THROW(ReportWriter(Layout{Format::Columns, TextOptions{}, true, false, true}), std::invalid_argument);
+}
+
 TEST(CsvLine, QuotesOnlyFieldsThatNeedIt) {
   EXPECT_EQ(csv_line({"plain", "", "1.5"}), "plain,,1.5\n");
   EXPECT_EQ(csv_line({"a,b", "say \"hi\"", "two\nlines", "cr\r"}),

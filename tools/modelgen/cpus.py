@@ -3,13 +3,13 @@ each (pinned in ../shared/reference/intel-perfmon/VERSIONS.md).
 
 `cpus` is taken from perfmon's mapfile.csv (the rows of the core events
 file) unless given here. A hybrid CPU's P-core model names its PMU
-(`cpu_core`) and core type.
+(`cpu_core`), core type and the E-core model beside it (`companion`).
 """
 
 
 class Cpu:
     def __init__(self, name, title, directory, metrics, events, retire_latency=None, cpus=None, pmu=None,
-                 core_type=None):
+                 core_type=None, companion=None):
         self.name = name
         self.title = title
         self.directory = directory
@@ -19,10 +19,12 @@ class Cpu:
         self.cpus = cpus
         self.pmu = pmu
         self.core_type = core_type
+        self.companion = companion    # the model of the CPU's other core type (ecore_model.py writes it)
 
 
 def hybrid_p_core(name, title, directory, metrics, events):
-    return Cpu(name, title, directory, metrics, [events], pmu="cpu_core", core_type="P-core")
+    return Cpu(name, title, directory, metrics, [events], pmu="cpu_core", core_type="P-core",
+               companion=f"{name}_ecore")
 
 
 CPUS = {cpu.name: cpu for cpu in [

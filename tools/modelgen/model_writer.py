@@ -24,7 +24,7 @@ def write_model(generated, cpus, text):
     out += ["[model]", f"name = {cpu.name}", f"title = {cpu.title} (TMA {version})", f"cpus = {', '.join(cpus)}",
             f"event_table = intel_{cpu.name}, intel_core", f"methodology = TMA {version}"]
     if cpu.pmu:
-        out += [f"pmu = {cpu.pmu}", f"core_type = {cpu.core_type}"]
+        out += [f"pmu = {cpu.pmu}", f"core_type = {cpu.core_type}", f"companion = {cpu.companion}"]
     counters = table.general_counters("Counter")
     without_smt = table.general_counters("CounterHTOff") or counters
     clock = "CPU_CLK_UNHALTED.THREAD" if "CPU_CLK_UNHALTED.THREAD" in table.events else "CPU_CLK_UNHALTED.CORE"

@@ -1,0 +1,102 @@
+#include "import/hybrid.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace topdown::import {
+namespace {
+
+struct CoreEvent {
+  std::string_view pmu;   // "cpu_atom"
+  std::string_view rest;  // what follows "cpu_atom/"
+};
+
+std::optional<CoreEvent> split_core_event(std::string_view name) {
+  if (!name.starts_with("cpu_")) return std::nullopt;
+  const size_t slash = name.find('/');
+  if (slash == std::string_view::npos) return std::nullopt;
+  const std::string_view pmu = name.substr(0, slash);
+  const bool word = std::all_of(pmu.begin(), pmu.end(),
+                                [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
+  if (!word) return std::nullopt;
+  return CoreEvent{pmu, name.substr(slash + 1)};
+}
+
+// The name a row of `pmu` has in that core type's tree; nullopt for a row of
+// another core PMU.
+std::optional<std::string> name_for(std::string_view name, std::string_view pmu,
+                                    const std::vector<std::string>& core_pmus) {
+  const auto core = split_core_event(name);
+  if (!core || std::find(core_pmus.begin(), core_pmus.end(), core->pmu) == core_pmus.end()) return std::string(name);
+  if (core->pmu != pmu) return std::nullopt;
+  const bool one_name =
+      core->rest.size() > 1 && core->rest.ends_with('/') && core->rest.find_first_of("=,/") == core->rest.size() - 1;
+  return one_name ? std::string(core->rest.substr(0, core->rest.size() - 1)) : std::string(name);
+}
+
+std::vector<std::string> names_for(const std::vector<std::string>& names, std::string_view pmu,
+                                   const std::vector<std::string>& core_pmus) {
+  std::vector<std::string> kept;
+  for (const std::string& name : names) {
+    if (auto renamed = name_for(name, pmu, core_pmus)) kept.push_back(std::move(*renamed));
+  }
+  return kept;
+}
+
+counts::Sample sample_for(const counts::Sample& sample, std::string_view pmu,
+                          const std::vector<std::string>& core_pmus) {
+  counts::Sample kept;
+  kept.duration_s = sample.duration_s;
+  for (const auto& [key, count] : sample.events) {
+    if (auto renamed = name_for(key.event, pmu, core_pmus))
+      kept.events.emplace(counts::EventKey(*renamed, key.group), count);
+  }
+  return kept;
+}
+
+bool has_row_of(const counts::Sample& sample, std::string_view pmu) {
+  return std::any_of(sample.events.begin(), sample.events.end(), [&](const auto& entry) {
+    const auto core = split_core_event(entry.first.event);
+    return core && core->pmu == pmu;
+  });
+}
+
+}  // namespace
+
+std::vector<std::string> core_pmus_of(const std::vector<std::string>& events) {
+  std::vector<std::string> pmus;
+  for (const std::string& event : events) {
+    const auto core = split_core_event(event);
+    if (core && std::find(pmus.begin(), pmus.end(), core->pmu) == pmus.end()) pmus.emplace_back(core->pmu);
+  }
+  std::sort(pmus.begin(), pmus.end());
+  return pmus;
+}
+
+FileInfo core_type_file(const FileInfo& file, std::string_view pmu, const std::vector<std::string>& core_pmus) {
+  FileInfo kept = file;
+  kept.events = names_for(file.events, pmu, core_pmus);
+  kept.repeated_events = names_for(file.repeated_events, pmu, core_pmus);
+  return kept;
+}
+
+Interval core_type_interval(const Interval& interval, std::string_view pmu, const std::vector<std::string>& core_pmus) {
+  Interval kept;
+  kept.time_s = interval.time_s;
+  kept.sample = sample_for(interval.sample, pmu, core_pmus);
+  for (const counts::Place& place : interval.places) {
+    if (has_row_of(place.sample, pmu))
+      kept.places.emplace_back(place.label, sample_for(place.sample, pmu, core_pmus), place.cgroup);
+  }
+  for (const counts::Sample& run : interval.runs) kept.runs.push_back(sample_for(run, pmu, core_pmus));
+  return kept;
+}
+
+bool ran_on(const Interval& interval, std::string_view pmu) {
+  return std::any_of(interval.sample.events.begin(), interval.sample.events.end(), [&](const auto& entry) {
+    const auto core = split_core_event(entry.first.event);
+    return core && core->pmu == pmu && entry.second.time_running > 0 && entry.second.value > 0;
+  });
+}
+
+}  // namespace topdown::import

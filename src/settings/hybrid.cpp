@@ -1,0 +1,96 @@
+#include "settings/hybrid.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+#include "common/error.h"
+#include "common/strings.h"
+
+namespace topdown::settings {
+namespace {
+
+std::string tagged(std::string_view pmu, const std::string& event) { return std::string(pmu) + "/" + event + "/"; }
+
+// EVENT of a name pmu/EVENT/; nullopt for another type's or no type's event.
+std::optional<std::string> untagged(std::string_view pmu, std::string_view name) {
+  const bool ours =
+      name.size() > pmu.size() + 1 && name.starts_with(pmu) && name[pmu.size()] == '/' && name.ends_with('/');
+  if (!ours) return std::nullopt;
+  return std::string(name.substr(pmu.size() + 1, name.size() - pmu.size() - 2));
+}
+
+}  // namespace
+
+CoreTypePlacement core_type_placement(const cpu::CpuInfo& cpu, const model::Model& model,
+                                      const collect::Target& target) {
+  const std::vector<cpu::PmuInfo> core_types = cpu.hybrid_core_pmus();
+  const auto pmu = std::find_if(core_types.begin(), core_types.end(),
+                                [&](const cpu::PmuInfo& candidate) { return candidate.name == model.pmu; });
+  if (pmu == core_types.end()) {
+    std::vector<std::string> names;
+    for (const cpu::PmuInfo& core_type : core_types) names.push_back(core_type.name);
+    throw Error("model " + model.name + " counts on the PMU '" + (model.pmu.empty() ? "cpu" : model.pmu) +
+                "', and this CPU's core PMUs are " + (names.empty() ? "not hybrid" : join(names, ", ")) +
+                "; use the model of this CPU (leave out --cpu and --model)");
+  }
+  CoreTypePlacement placement{model.core_type, pmu->name, pmu->type, pmu->cpus};
+  if (!target.cpus.empty()) {
+    std::erase_if(placement.cpus, [&](int index) {
+      return std::find(target.cpus.begin(), target.cpus.end(), index) == target.cpus.end();
+    });
+  }
+  return placement;
+}
+
+bool plans_by_core_type(const cpu::CpuInfo& cpu, const model::Model& model) {
+  if (model.pmu.empty() || !model.matches(cpu.id)) return false;
+  const std::vector<cpu::PmuInfo> core_types = cpu.hybrid_core_pmus();
+  return core_types.size() > 1;
+}
+
+std::vector<collect::CounterGroup> core_type_groups(std::vector<collect::CounterGroup> groups,
+                                                    const CoreTypePlacement& placement) {
+  for (collect::CounterGroup& group : groups) {
+    for (events::Encoding& event : group.events) event.name = tagged(placement.pmu, event.name);
+    std::set<std::string, std::less<>> copies;
+    for (const std::string& event : group.copies.events) copies.insert(tagged(placement.pmu, event));
+    group.copies.events = std::move(copies);
+    group.cpus = placement.cpus;
+  }
+  return groups;
+}
+
+counts::Sample core_type_counts(const counts::Sample& sample, std::string_view pmu) {
+  counts::Sample ours;
+  ours.duration_s = sample.duration_s;
+  for (const auto& [key, count] : sample.events) {
+    if (auto event = untagged(pmu, key.event))
+      ours.events.emplace(counts::EventKey(std::move(*event), key.group), count);
+  }
+  return ours;
+}
+
+std::vector<counts::Place> core_type_places(const std::vector<counts::Place>& places, std::string_view pmu) {
+  std::vector<counts::Place> ours;
+  for (const counts::Place& place : places) {
+    counts::Sample sample = core_type_counts(place.sample, pmu);
+    if (!sample.events.empty()) ours.emplace_back(place.label, std::move(sample), place.cgroup);
+  }
+  return ours;
+}
+
+void check_core_type_options(const StatOptions& options) {
+  const char* refused = options.repeat > 1             ? "-r"
+                        : options.no_multiplex         ? "--no-multiplex"
+                        : !options.cgroups.empty()     ? "-G"
+                        : !options.report.html.empty() ? "--html"
+                        : options.report.columns       ? "--columns"
+                                                       : nullptr;
+  if (refused) {
+    throw Error(std::string("stat counts this hybrid CPU's P-cores and E-cores as two trees, which ") + refused +
+                " does not do yet; leave out " + refused);
+  }
+}
+
+}  // namespace topdown::settings

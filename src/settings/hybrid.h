@@ -1,0 +1,54 @@
+#pragma once
+// Where stat counts each core type of a hybrid CPU (Alder Lake and later):
+// every core type has its own PMU, with its own perf type and CPUs, and its
+// own tree (model). Pure functions of the CPU, the model and the target.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "collect/collect.h"
+#include "cpu/cpu_info.h"
+#include "model/model.h"
+#include "settings/options.h"
+
+namespace topdown::settings {
+
+struct CoreTypePlacement {
+  std::string core_type;  // "P-core", as the model names it
+  std::string pmu;        // "cpu_core"
+  int pmu_type = -1;      // perf_event_attr.type of that PMU
+  // The CPUs of that type; with -a or -C the target's CPUs of that type
+  // (possibly none: the type is then not counted).
+  std::vector<int> cpus;
+};
+
+// Where the groups of `model`'s tree open on this hybrid CPU. Throws Error
+// when the CPU has no PMU of the model's (a hybrid model on a CPU that is
+// not, or the reverse), naming the PMUs it has.
+CoreTypePlacement core_type_placement(const cpu::CpuInfo& cpu, const model::Model& model,
+                                      const collect::Target& target);
+
+// One core type's groups as stat opens them beside the other type's: each
+// event named pmu/EVENT/ as perf names a hybrid CPU's events (so that the
+// two trees' events, INST_RETIRED.ANY in both, stay apart in one count), and,
+// counting CPUs, opened only on the type's CPUs.
+std::vector<collect::CounterGroup> core_type_groups(std::vector<collect::CounterGroup> groups,
+                                                    const CoreTypePlacement& placement);
+
+// One core type's counts out of a run of every type's groups: its events
+// (named by core_type_groups) under their own names; of `places`, those
+// that counted any of them.
+counts::Sample core_type_counts(const counts::Sample& sample, std::string_view pmu);
+std::vector<counts::Place> core_type_places(const std::vector<counts::Place>& places, std::string_view pmu);
+
+// Throws Error for what stat cannot yet do with both core types' trees:
+// repeat (-r), rerun per group (--no-multiplex), count cgroups (-G), draw a
+// page (--html) or one line per record (--columns).
+void check_core_type_options(const StatOptions& options);
+
+// Whether `cpu` is hybrid and `model` the tree of one of its core types:
+// the health check then counted on one core type only, so each type plans
+// with the counters its own model declares.
+bool plans_by_core_type(const cpu::CpuInfo& cpu, const model::Model& model);
+
+}  // namespace topdown::settings

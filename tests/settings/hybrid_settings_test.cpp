@@ -1,0 +1,181 @@
+// stat on a hybrid CPU: each core type's tree is planned with its own
+// counters and opens on its own PMU and CPUs (an Alder Lake-like sysfs:
+// cpu_core type 4 on CPUs 0-7, cpu_atom type 8 on CPUs 8-15).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "common/error.h"
+#include "events/model_resolver.h"
+#include "schedule/plan.h"
+#include "settings/hybrid.h"
+#include "settings/stat.h"
+
+namespace topdown::settings {
+namespace {
+
+const std::filesystem::path kModels = std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models";
+const std::filesystem::path kFixture = std::filesystem::path(TOPDOWN_SOURCE_DIR) / "tests/data/sysfs-adl";
+
+// The fixture's PMUs and CPUs, with an Alder Lake's CPU id (cpuid is the
+// host's) and a health check that counted 3 counters on whichever core it ran.
+cpu::CpuInfo alder_lake() {
+  cpu::CpuInfo cpu = cpu::detect(kFixture / "sys", kFixture / "proc");
+  cpu.id.vendor = cpu::Vendor::Intel;
+  cpu.id.family = 6;
+  cpu.id.model = 0x97;
+  cpu.working_counters = 3;
+  return cpu;
+}
+
+std::vector<int> range(int first, int last) {
+  std::vector<int> indexes;
+  for (int index = first; index <= last; ++index) indexes.push_back(index);
+  return indexes;
+}
+
+class HybridStat : public ::testing::Test {
+ protected:
+  cpu::CpuInfo cpu = alder_lake();
+  std::vector<model::Model> models = model::with_companion(model::select_model(kModels, cpu.id), kModels);
+
+  // The E-core tree's plan up to `level`, its events resolved on the
+  // fixture's PMUs, and the budget it had.
+  std::pair<schedule::Plan, schedule::CounterBudget> e_core_plan(int level) const {
+    const model::Model& e_core = models[1];
+    events::ResolverConfig config = events::resolver_config(e_core, cpu);
+    config.sysfs_devices = kFixture / "sys/bus/event_source/devices";
+    const events::Resolver resolver(config);
+    StatOptions options;
+    options.report.level = level;
+    const StatPlanning planning = plan_stat(options, cpu, e_core);
+    return {schedule::make_plan(e_core, planning.vars, planning.selection, resolver, planning.budget), planning.budget};
+  }
+};
+
+TEST_F(HybridStat, EachCoreTypeOpensOnItsPmuAndCpus) {
+  ASSERT_EQ(models.size(), 2u);
+  const collect::Target command{{"./app"}, {}, {}, {}};
+  const CoreTypePlacement p_cores = core_type_placement(cpu, models[0], command);
+  EXPECT_EQ(p_cores.core_type, "P-core");
+  EXPECT_EQ(p_cores.pmu, "cpu_core");
+  EXPECT_EQ(p_cores.pmu_type, 4);
+  EXPECT_EQ(p_cores.cpus, range(0, 7));
+  const CoreTypePlacement e_cores = core_type_placement(cpu, models[1], command);
+  EXPECT_EQ(e_cores.core_type, "E-core");
+  EXPECT_EQ(e_cores.pmu, "cpu_atom");
+  EXPECT_EQ(e_cores.pmu_type, 8);
+  EXPECT_EQ(e_cores.cpus, range(8, 15));
+}
+
+TEST_F(HybridStat, CpusOfCAreGroupedByCoreType) {
+  const collect::Target some_cpus{{}, {}, {6, 7, 8, 9}, {}};
+  EXPECT_EQ(core_type_placement(cpu, models[0], some_cpus).cpus, range(6, 7));
+  EXPECT_EQ(core_type_placement(cpu, models[1], some_cpus).cpus, range(8, 9));
+  const collect::Target p_cores_only{{}, {}, range(0, 3), {}};
+  EXPECT_TRUE(core_type_placement(cpu, models[1], p_cores_only).cpus.empty());
+}
+
+TEST_F(HybridStat, EachCoreTypePlansWithTheCountersItsModelDeclares) {
+  // The health check's 3 counted on one core type only: not either's budget.
+  for (const model::Model& model : models) {
+    SCOPED_TRACE(model.name);
+    EXPECT_TRUE(plans_by_core_type(cpu, model));
+    const schedule::CounterBudget budget = counter_budget(cpu, model, false, std::nullopt);
+    EXPECT_EQ(budget.general, static_cast<int>(model.counters.general_for(false)));
+    EXPECT_EQ(budget.fixed, static_cast<int>(model.counters.fixed));
+  }
+  EXPECT_NE(models[0].counters.general_for(false), models[1].counters.general_for(false));
+  EXPECT_EQ(counter_budget(cpu, models[1], false, 2).general, 2) << "--counters still decides";
+}
+
+TEST_F(HybridStat, TheECoreTreesGroupsAreAllOnCpuAtom) {
+  const auto [plan, budget] = e_core_plan(2);
+  ASSERT_FALSE(plan.groups.empty());
+  for (const schedule::Group& group : plan.groups) {
+    EXPECT_EQ(group.pmu, "cpu_atom");
+    EXPECT_LE(group.general_counters_used(budget), budget.general);
+    for (const events::Encoding& event : group.events) {
+      EXPECT_EQ(event.type, 8u) << event.name;
+      EXPECT_EQ(event.perf_spelling().rfind("cpu_atom/", 0), 0u) << event.perf_spelling();
+    }
+  }
+}
+
+TEST_F(HybridStat, EachTypesGroupsAreNamedForItsPmuAndOpenOnItsCpus) {
+  const schedule::Plan plan = e_core_plan(1).first;
+  const collect::Target some_cpus{{}, {}, {2, 9, 10}, {}};
+  const CountedGroups counted = counted_groups(plan, aggregate::View::Global, some_cpus);
+  const std::vector<collect::CounterGroup> groups =
+      core_type_groups(counted.groups, core_type_placement(cpu, models[1], some_cpus));
+  ASSERT_EQ(groups.size(), counted.groups.size());
+  for (size_t g = 0; g < groups.size(); ++g) {
+    EXPECT_EQ(groups[g].cpus, (std::vector<int>{9, 10}));
+    ASSERT_EQ(groups[g].events.size(), counted.groups[g].events.size());
+    for (size_t e = 0; e < groups[g].events.size(); ++e) {
+      EXPECT_EQ(groups[g].events[e].name, "cpu_atom/" + counted.groups[g].events[e].name + "/");
+      EXPECT_EQ(groups[g].events[e].type, 8u);
+    }
+  }
+}
+
+TEST(CoreTypeOptions, WhatTwoTreesCannotDoYetIsRefusedByName) {
+  StatOptions options;
+  EXPECT_NO_THROW(check_core_type_options(options));
+  options.repeat = 3;
+  try {
+    check_core_type_options(options);
+    FAIL() << "-r was accepted";
+  } catch (const Error& error) {
+    EXPECT_STREQ(error.what(),
+                 "stat counts this hybrid CPU's P-cores and E-cores as two trees, which -r does not do yet; leave "
+                 "out -r");
+  }
+  StatOptions html;
+  html.report.html = "page.html";
+  EXPECT_THROW(check_core_type_options(html), Error);
+}
+
+TEST(CoreTypeCounts, EachTypeGetsItsOwnEventsBack) {
+  counts::Sample both;
+  both.duration_s = 2;
+  both.events[counts::EventKey("cpu_core/INST_RETIRED.ANY/")] = {100, 10, 10};
+  both.events[counts::EventKey("cpu_atom/INST_RETIRED.ANY/")] = {30, 10, 5};
+  both.events[counts::EventKey("cpu_atom/CPU_CLK_UNHALTED.CORE/", 2)] = {50, 10, 10};
+  const counts::Sample e_cores = core_type_counts(both, "cpu_atom");
+  ASSERT_EQ(e_cores.events.size(), 2u);
+  EXPECT_DOUBLE_EQ(e_cores.find("INST_RETIRED.ANY")->value, 30);
+  EXPECT_EQ(e_cores.find("INST_RETIRED.ANY")->time_running, 5u);
+  EXPECT_DOUBLE_EQ(e_cores.find("CPU_CLK_UNHALTED.CORE", 2)->value, 50);
+  EXPECT_DOUBLE_EQ(e_cores.duration_s, 2);
+  const counts::Sample p_cores = core_type_counts(both, "cpu_core");
+  ASSERT_EQ(p_cores.events.size(), 1u);
+  EXPECT_DOUBLE_EQ(p_cores.find("INST_RETIRED.ANY")->value, 100);
+
+  counts::Sample p_only;
+  p_only.events[counts::EventKey("cpu_core/INST_RETIRED.ANY/")] = {7, 1, 1};
+  const std::vector<counts::Place> places = {{"CPU0", p_only}, {"CPU8", both}};
+  const std::vector<counts::Place> e_places = core_type_places(places, "cpu_atom");
+  ASSERT_EQ(e_places.size(), 1u);
+  EXPECT_EQ(e_places[0].label, "CPU8");
+  EXPECT_EQ(core_type_places(places, "cpu_core").size(), 2u);
+}
+
+TEST_F(HybridStat, AModelOfAnotherPmuIsRefused) {
+  const model::Model one_kind = model::select_model(kModels, {}, "spr");
+  try {
+    core_type_placement(cpu, one_kind, {});
+    FAIL() << "a model without a core type was placed";
+  } catch (const Error& error) {
+    EXPECT_STREQ(error.what(),
+                 "model spr counts on the PMU 'cpu', and this CPU's core PMUs are cpu_atom, cpu_core; use the "
+                 "model of this CPU (leave out --cpu and --model)");
+  }
+  cpu::CpuInfo not_hybrid = cpu;
+  not_hybrid.pmus.clear();
+  EXPECT_THROW(core_type_placement(not_hybrid, models[1], {}), Error);
+  EXPECT_FALSE(plans_by_core_type(not_hybrid, models[1]));
+}
+
+}  // namespace
+}  // namespace topdown::settings
