@@ -13,7 +13,6 @@ files; the output is committed. Standard library only.
 """
 
 import argparse
-import filecmp
 import os
 import sys
 import tempfile
@@ -23,6 +22,7 @@ from cpus import CPUS  # noqa: E402
 from ecore_model import ECORE_CPUS, EcoreModel, ecore_cpus, write_ecore_model  # noqa: E402
 from event_table import EventTable  # noqa: E402
 from formulas import FormulaTranslator, ThresholdTranslator, safe_name  # noqa: E402
+from generated_files import compare, write_atomically  # noqa: E402
 from model_writer import write_model  # noqa: E402
 from perfmon import (GeneratorError, NotCountable, cpu_matches, parents_elsewhere, read_events, read_metrics,  # noqa: E402
                      read_retire_latencies)
@@ -135,14 +135,6 @@ def generate_ecore(cpu, perfmon, text, out):
     return model, missing
 
 
-def write_atomically(path, content):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    temporary = path + ".tmp"
-    with open(temporary, "w", encoding="utf-8") as handle:
-        handle.write(content)
-    os.replace(temporary, path)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--perfmon", default=os.path.join(SOURCE, "..", "shared", "reference", "intel-perfmon"))
@@ -163,24 +155,8 @@ def main():
             return 77
         with tempfile.TemporaryDirectory() as scratch:
             status = run(args, scratch, quiet=True)
-            return status or compare(scratch, args.out)
+            return status or compare(scratch, args.out, "intel_model")
     return run(args, args.out)
-
-
-def compare(generated, committed):
-    """1 when a generated file differs from the committed one (the models were
-    edited by hand, or the generator or its inputs changed without a rerun)."""
-    stale = []
-    for folder, _, files in os.walk(generated):
-        for file in files:
-            relative = os.path.relpath(os.path.join(folder, file), generated)
-            theirs = os.path.join(committed, relative)
-            if not os.path.exists(theirs) or not filecmp.cmp(os.path.join(folder, file), theirs, shallow=False):
-                stale.append(relative)
-    for relative in sorted(stale):
-        print(f"intel_model: {os.path.join(committed, relative)} is not what the generator writes; "
-              "run tools/modelgen/intel_model.py and commit the result")
-    return 1 if stale else 0
 
 
 def run(args, out, quiet=False):

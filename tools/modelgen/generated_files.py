@@ -1,0 +1,28 @@
+"""Writing generated files, and --check's comparison with the committed ones."""
+
+import filecmp
+import os
+
+
+def write_atomically(path, content):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    temporary = path + ".tmp"
+    with open(temporary, "w", encoding="utf-8") as handle:
+        handle.write(content)
+    os.replace(temporary, path)
+
+
+def compare(generated, committed, program):
+    """1 when a generated file differs from the committed one (the models were
+    edited by hand, or the generator or its inputs changed without a rerun)."""
+    stale = []
+    for folder, _, files in os.walk(generated):
+        for file in files:
+            relative = os.path.relpath(os.path.join(folder, file), generated)
+            theirs = os.path.join(committed, relative)
+            if not os.path.exists(theirs) or not filecmp.cmp(os.path.join(folder, file), theirs, shallow=False):
+                stale.append(relative)
+    for relative in sorted(stale):
+        print(f"{program}: {os.path.join(committed, relative)} is not what the generator writes; "
+              f"run tools/modelgen/{program}.py and commit the result")
+    return 1 if stale else 0
