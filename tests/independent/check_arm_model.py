@@ -26,10 +26,13 @@ writes random but plausible counts as a counts file, runs
   and does not where it is not: N1's stalled cycles (a cycle may stall in
   the frontend and the backend, or neither).
 
-Counts: CPU_CYCLES 1e8-1e10; the slot stall events a random share of the
-slots (CPU_CYCLES * num_slots) with STALL_SLOT their sum; STALL_FRONTEND,
-STALL_BACKEND and every other event a random share of the cycles; OP_SPEC
-above OP_RETIRED. Each split event (STALL_BACKEND_MEMBOUND ...) is random
+Counts: CPU_CYCLES 1e8-1e10; the slot stall events each 0.3% to 50% of the
+slots (CPU_CYCLES * num_slots), log-uniform, with STALL_SLOT their sum; BR_MIS_PRED up to
+1% of the cycles; STALL_FRONTEND, STALL_BACKEND and every other event up to
+a quarter of the cycles; OP_SPEC above OP_RETIRED. Every tree node must be
+over its threshold in some file and under it in another, else the check
+fails (its flag would go unchecked): --files is chosen so that the fixed
+seed's counts reach the deepest nodes. Each split event (STALL_BACKEND_MEMBOUND ...) is random
 on its own, so shares above 100% occur: they are compared as they are.
 Half the files write event names as perf does on Arm (lower case) and
 the other half as the raw code perf's `rNNNN` spells, so both spellings
@@ -42,6 +45,7 @@ file is absent (ctest reports the test as skipped).
 
 import argparse
 import json
+import math
 import os
 import random
 import re
@@ -165,11 +169,13 @@ class ArmCpu:
 
 def plausible_counts(cpu, rng):
     cycles = rng.randint(10 ** 8, 10 ** 10)
-    counts = {event: rng.randint(1, cycles) for event in cpu.events()}
+    counts = {event: rng.randint(1, cycles // 4) for event in cpu.events()}
     counts["CPU_CYCLES"] = cycles
+    counts["BR_MIS_PRED"] = rng.randint(1, cycles // 100)
     slots = cycles * cpu.slots
     for event in SLOT_STALLS:
-        counts[event] = rng.randint(slots // 20, slots // 2)
+        # From a few empty slots to half of them, evenly over the orders of magnitude.
+        counts[event] = int(slots * 10 ** rng.uniform(-2.5, math.log10(0.5)))
     counts["STALL_SLOT"] = counts["STALL_SLOT_FRONTEND"] + counts["STALL_SLOT_BACKEND"]
     if "OP_SPEC" in counts:
         counts["OP_SPEC"] = rng.randint(cycles, slots)
@@ -191,7 +197,7 @@ def expected_over(cpu, name, values):
     return value > DEEPER_BOUND and expected_over(cpu, cpu.parents[name], values)
 
 
-def check_file(cpu, counts, report, label, problems):
+def check_file(cpu, counts, report, label, problems, flags_seen):
     values = {}
     for name, formula in cpu.formulas.items():
         value = evaluate(formula, counts)
@@ -214,6 +220,8 @@ def check_file(cpu, counts, report, label, problems):
             problems.append(((name, "structure"), f"{label}: {name} is {kind} level {entry['level']} under "
                                                   f"{entry['parent']}; Arm's tree: {want_kind} level {level} "
                                                   f"under {parent}"))
+        if kind == "nodes":
+            flags_seen.setdefault(name, set()).add(entry["over_threshold"])
         if entry["over_threshold"] != expected_over(cpu, name, values):
             problems.append(((name, "threshold"), f"{label}: {name} over_threshold {entry['over_threshold']}, "
                                                   f"expected {not entry['over_threshold']} at {fmt(value)}"))
@@ -234,7 +242,7 @@ def check_sum(cpu, values, sums_to_one, label, problems, gaps):
 def run(args, folder):
     cpu = ArmCpu(args.json)
     rng = random.Random(args.seed)
-    problems, gaps = [], []
+    problems, gaps, flags_seen = [], [], {}
     for index in range(args.files):
         counts = plausible_counts(cpu, rng)
         raw = index % 2 == 1
@@ -243,12 +251,16 @@ def run(args, folder):
                           f"{args.model}: random counts, seed {args.seed}, file {index}")
         report = import_report(args.topdown, path, ["--cpu", args.model, "-l", "6", "--info"])
         label = f"{os.path.basename(path)} ({'raw codes' if raw else 'lower-case names'})"
-        values = check_file(cpu, counts, report, label, problems)
+        values = check_file(cpu, counts, report, label, problems, flags_seen)
         check_sum(cpu, values, args.level1_sums_to_one == "yes", label, problems, gaps)
+    for name in sorted(cpu.levels):
+        if flags_seen.get(name) != {True, False}:
+            problems.append(((name, "coverage"), f"{name} was never {'under' if True in flags_seen.get(name, ()) else 'over'} "
+                                                 f"its threshold in {args.files} files; raise --files"))
     notes = []
     if gaps:
         if min(gaps) < 1e-6:
-            problems.append((("level 1", "sum"), f"level 1 summed to 1 in a file though the model is said not to"))
+            problems.append((("level 1", "sum"), "level 1 summed to 1 in a file though the model is said not to"))
         notes.append(f"level 1 is not a partition here: it missed 1 by {min(gaps):.3g} to {max(gaps):.3g}")
     compared = f"{len(cpu.formulas)} metrics ({len(cpu.levels)} tree nodes) in {args.files} counts files"
     return conclude(problems, notes, compared, f"{args.model} agrees with {os.path.basename(args.json)}")
@@ -261,7 +273,7 @@ def main():
     parser.add_argument("--model-file", required=True)
     parser.add_argument("--json", required=True, help="Arm's telemetry file of the CPU")
     parser.add_argument("--level1-sums-to-one", choices=("yes", "no"), required=True)
-    parser.add_argument("--files", type=int, default=12)
+    parser.add_argument("--files", type=int, default=150)
     parser.add_argument("--seed", type=int, default=23)
     parser.add_argument("--keep", help="write the counts files and reports here and keep them")
     args = parser.parse_args()
