@@ -15,12 +15,11 @@ library only.
 import argparse
 import os
 import sys
-import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from arm_telemetry import read_products, revision_runs  # noqa: E402
 from arm_writer import ArmModel, write_event_table, write_model  # noqa: E402
-from generated_files import compare, write_atomically  # noqa: E402
+from generated_files import check, write_atomically  # noqa: E402
 from perfmon import GeneratorError  # noqa: E402
 from text_table import read_text_table  # noqa: E402
 
@@ -69,11 +68,7 @@ def main():
                              "or the telemetry folder is missing (exit 77)")
     args = parser.parse_args()
     if args.check:
-        if not os.path.isdir(args.telemetry):
-            print(f"arm_model: {args.telemetry} is missing; nothing to check against")
-            return 77
-        with tempfile.TemporaryDirectory() as scratch:
-            return run(args, scratch, quiet=True) or compare(scratch, args.out, "arm_model")
+        return check(args.telemetry, args.out, "arm_model", lambda scratch: run(args, scratch, quiet=True))
     return run(args, args.out)
 
 

@@ -2,6 +2,7 @@
 
 import filecmp
 import os
+import tempfile
 
 
 def write_atomically(path, content):
@@ -26,3 +27,13 @@ def compare(generated, committed, program):
         print(f"{program}: {os.path.join(committed, relative)} is not what the generator writes; "
               f"run tools/modelgen/{program}.py and commit the result")
     return 1 if stale else 0
+
+
+def check(inputs, committed, program, generate):
+    """--check: generate(folder) into a scratch folder and compare with the
+    committed files; 77 (skipped) when the vendor data are absent."""
+    if not os.path.isdir(inputs):
+        print(f"{program}: {inputs} is missing; nothing to check against")
+        return 77
+    with tempfile.TemporaryDirectory() as scratch:
+        return generate(scratch) or compare(scratch, committed, program)

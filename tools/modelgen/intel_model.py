@@ -15,14 +15,13 @@ files; the output is committed. Standard library only.
 import argparse
 import os
 import sys
-import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from cpus import CPUS  # noqa: E402
 from ecore_model import ECORE_CPUS, EcoreModel, ecore_cpus, write_ecore_model  # noqa: E402
 from event_table import EventTable  # noqa: E402
 from formulas import FormulaTranslator, ThresholdTranslator, safe_name  # noqa: E402
-from generated_files import compare, write_atomically  # noqa: E402
+from generated_files import check, write_atomically  # noqa: E402
 from model_writer import write_model  # noqa: E402
 from perfmon import (GeneratorError, NotCountable, cpu_matches, parents_elsewhere, read_events, read_metrics,  # noqa: E402
                      read_retire_latencies)
@@ -150,12 +149,7 @@ def main():
     if unknown:
         parser.error(f"unknown CPU {', '.join(unknown)}; choose from {', '.join(known)}")
     if args.check:
-        if not os.path.isdir(args.perfmon):
-            print(f"intel_model: {args.perfmon} is missing; nothing to check against")
-            return 77
-        with tempfile.TemporaryDirectory() as scratch:
-            status = run(args, scratch, quiet=True)
-            return status or compare(scratch, args.out, "intel_model")
+        return check(args.perfmon, args.out, "intel_model", lambda scratch: run(args, scratch, quiet=True))
     return run(args, args.out)
 
 
