@@ -3,6 +3,7 @@
 // with SMT off and on and, where the CPU has it, the PERF_METRICS register.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -52,7 +53,7 @@ std::string counts_file(const std::set<std::string>& events, bool smt, bool perf
 class EveryModelImport : public ::testing::TestWithParam<std::string> {};
 
 TEST(EveryModelImport, AllShippedModelsAreChecked) {
-  EXPECT_GE(shipped_models().size(), 27u);  // 25 Intel models, 2 AMD
+  EXPECT_GE(shipped_models().size(), 38u);  // 25 Intel models, 2 AMD, 11 Arm
 }
 
 TEST_P(EveryModelImport, GivesAFullTreeAtLevelsOneAndTwo) {
@@ -73,13 +74,18 @@ TEST_P(EveryModelImport, GivesAFullTreeAtLevelsOneAndTwo) {
         EXPECT_TRUE(node["value"].is_number()) << node.dump();
         ++nodes;
       }
-      EXPECT_GE(nodes, 4);
+      EXPECT_GE(nodes, 2);  // Neoverse N1's whole tree: frontend and backend stalled cycles
     }
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Shipped, EveryModelImport, ::testing::ValuesIn(shipped_models()),
-                         [](const ::testing::TestParamInfo<std::string>& model) { return model.param; });
+                         [](const ::testing::TestParamInfo<std::string>& model) {
+                           // A test name is letters, digits and '_': neoverse-v2 is neoverse_v2.
+                           std::string name = model.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace topdown::testing

@@ -13,17 +13,16 @@ files; the output is committed. Standard library only.
 """
 
 import argparse
-import filecmp
 import os
 import re
 import sys
-import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from cpus import CPUS, EVENT_TABLES  # noqa: E402
 from ecore_model import ECORE_CPUS, EcoreModel, ecore_cpus, write_ecore_model  # noqa: E402
 from event_table import EventTable  # noqa: E402
 from formulas import FormulaTranslator, ThresholdTranslator, safe_name  # noqa: E402
+from generated_files import check, write_atomically  # noqa: E402
 from model_writer import write_model  # noqa: E402
 from perfmon import (GeneratorError, NotCountable, cpu_matches, parents_elsewhere, read_events, read_metrics,  # noqa: E402
                      read_retire_latencies)
@@ -151,14 +150,6 @@ def every_name():
     return list(CPUS) + list(ECORE_CPUS) + list(EVENT_TABLES)
 
 
-def write_atomically(path, content):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    temporary = path + ".tmp"
-    with open(temporary, "w", encoding="utf-8") as handle:
-        handle.write(content)
-    os.replace(temporary, path)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--perfmon", default=os.path.join(SOURCE, "..", "shared", "reference", "intel-perfmon"))
@@ -174,29 +165,8 @@ def main():
     if unknown:
         parser.error(f"unknown CPU {', '.join(unknown)}; choose from {', '.join(known)}")
     if args.check:
-        if not os.path.isdir(args.perfmon):
-            print(f"intel_model: {args.perfmon} is missing; nothing to check against")
-            return 77
-        with tempfile.TemporaryDirectory() as scratch:
-            status = run(args, scratch, quiet=True)
-            return status or compare(scratch, args.out)
+        return check(args.perfmon, args.out, "intel_model", lambda scratch: run(args, scratch, quiet=True))
     return run(args, args.out)
-
-
-def compare(generated, committed):
-    """1 when a generated file differs from the committed one (the models were
-    edited by hand, or the generator or its inputs changed without a rerun)."""
-    stale = []
-    for folder, _, files in os.walk(generated):
-        for file in files:
-            relative = os.path.relpath(os.path.join(folder, file), generated)
-            theirs = os.path.join(committed, relative)
-            if not os.path.exists(theirs) or not filecmp.cmp(os.path.join(folder, file), theirs, shallow=False):
-                stale.append(relative)
-    for relative in sorted(stale):
-        print(f"intel_model: {os.path.join(committed, relative)} is not what the generator writes; "
-              "run tools/modelgen/intel_model.py and commit the result")
-    return 1 if stale else 0
 
 
 def run(args, out, quiet=False):

@@ -1,0 +1,83 @@
+// `perf stat -x,` files from an Arm Neoverse import with --cpu: perf names
+// Arm's events in lower case (stall_slot_frontend) or, counted by code, as
+// raw rNNNN; both reach the model's events (README, "Arm Neoverse").
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "../support/temp_tree.h"
+#include "run_command.h"
+
+namespace topdown::testing {
+namespace {
+
+const std::string kTopdown = TOPDOWN_BIN;
+
+// Neoverse V2, 8 slots a cycle: 1e9 cycles are 8e9 slots. Lower-case names
+// and raw codes mixed: r0008 INST_RETIRED, r003a OP_RETIRED, r003e
+// STALL_SLOT_FRONTEND, r0022 BR_MIS_PRED_RETIRED (Arm's event codes).
+const char* kNeoverseV2Perf =
+    "# started on Tue Mar  4 09:00:00 2025\n"
+    "\n"
+    "1000000000,,cpu_cycles,1000000000,100.00,,\n"
+    "2000000000,,r0008,1000000000,100.00,,\n"
+    "10000000,,br_mis_pred,1000000000,100.00,,\n"
+    "2400000000,,r003a,1000000000,100.00,,\n"
+    "3000000000,,op_spec,1000000000,100.00,,\n"
+    "5200000000,,stall_slot,1000000000,100.00,,\n"
+    "3600000000,,r003e,1000000000,100.00,,\n"
+    "1600000000,,stall_slot_backend,1000000000,100.00,,\n"
+    "4000000,,r0022,1000000000,100.00,,\n";
+
+const nlohmann::json& entry(const nlohmann::json& report, const std::string& name) {
+  for (const auto* key : {"nodes", "info"}) {
+    for (const auto& found : report[key]) {
+      if (found["name"] == name) return found;
+    }
+  }
+  throw std::runtime_error(name + " is not in the report");
+}
+
+double value(const nlohmann::json& report, const std::string& name) {
+  return entry(report, name)["value"].get<double>();
+}
+
+TEST(ArmImport, NeoverseV2PerfFileWithLowerCaseNamesAndRawCodes) {
+  TempTree tree;
+  const auto file = tree.write("v2.csv", kNeoverseV2Perf).string();
+  const std::string out = tree.root().string() + "/out.json";
+  auto r = run_command(kTopdown + " import --cpu neoverse-v2 --smt off --info --json -o " + out + " " + file);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto report = nlohmann::json::parse(slurp(out));
+  EXPECT_EQ(report["model"]["name"], "neoverse-v2");
+  // Arm's formulas by hand, cycles C = 1e9, slots 8C:
+  // frontend 3.6e9/8e9 - 1e7/C; backend 1.6e9/8e9 - 3 * 1e7/C;
+  // retiring 2.4/3.0 * (1 - 5.2e9/8e9); bad speculation (1 - 2.4/3.0) *
+  // (1 - 5.2e9/8e9) + 4 * 1e7/C.
+  EXPECT_NEAR(value(report, "Frontend_Bound"), 0.45 - 0.01, 1e-12);
+  EXPECT_NEAR(value(report, "Backend_Bound"), 0.2 - 0.03, 1e-12);
+  EXPECT_NEAR(value(report, "Retiring"), 0.8 * 0.35, 1e-12);
+  EXPECT_NEAR(value(report, "Bad_Speculation"), 0.2 * 0.35 + 0.04, 1e-12);
+  EXPECT_NEAR(report["level1_sum"].get<double>(), 1.0, 1e-12);
+  EXPECT_EQ(report["bottleneck"], "Frontend_Bound");
+  EXPECT_EQ(entry(report, "Frontend_Bound")["vendor_name"], "frontend_bound");
+  EXPECT_NEAR(value(report, "IPC"), 2.0, 1e-12);
+  EXPECT_NEAR(value(report, "Branch_MPKI"), 4e6 / 2e9 * 1000, 1e-12);
+  EXPECT_TRUE(report["warnings"].empty()) << report["warnings"].dump();
+}
+
+TEST(ArmImport, TextNamesTheGroupsArmReadsNextUnderTheBottleneck) {
+  TempTree tree;
+  const auto file = tree.write("v2.csv", kNeoverseV2Perf).string();
+  // The text report goes to stderr, as perf stat's does.
+  auto r = run_command(kTopdown + " import --cpu neoverse-v2 --smt off -l 2 " + file);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto bottleneck = r.err.find("Bottleneck: Frontend_Bound (44.0%)");
+  ASSERT_NE(bottleneck, std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("Branch_Effectiveness, ITLB_Effectiveness, L1I_Cache_Effectiveness", bottleneck),
+            std::string::npos)
+      << r.err;
+}
+
+}  // namespace
+}  // namespace topdown::testing
