@@ -12,14 +12,6 @@ std::string lowercase(std::string_view text) {
   return lower;
 }
 
-std::string_view trim(std::string_view text) {
-  // Called for every field of an import file: a plain loop, not find_first_not_of's search per character.
-  auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; };
-  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-  return text;
-}
-
 std::vector<std::string_view> split_words(std::string_view text, std::string_view separators) {
   std::vector<std::string_view> words;
   size_t at = text.find_first_not_of(separators);

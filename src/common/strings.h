@@ -15,7 +15,13 @@ namespace topdown {
 std::string lowercase(std::string_view text);
 
 // `text` without the white space (space, tab, CR, LF, VT, FF) around it.
-std::string_view trim(std::string_view text);
+// Inline: an import calls it for every field of every row.
+inline std::string_view trim(std::string_view text) {
+  auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; };
+  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
+  return text;
+}
 
 // The non-empty runs of `text` between any of the `separators` characters:
 // the words of "a  b" for " ", the items of "x;;y;" for ";".

@@ -12,6 +12,7 @@
 namespace topdown::expr {
 
 enum class Op : std::uint8_t;  // expr/node.h
+struct Node;
 
 // The values a Program reads, by slot number (a count, another formula's
 // value computed on demand, ...). May throw topdown::Error like Scope::lookup.
@@ -27,23 +28,30 @@ class Program {
   Program(const Expression& expression, const std::function<std::uint32_t(std::string_view)>& slot_of);
 
   // The same value Expression::evaluate gives with a Scope that answers each
-  // identifier as `slots` answers its slot.
+  // identifier as `slots` answers its slot: the same operands are read, in
+  // the same order, and the same are skipped.
   Value run(Slots& slots) const;
 
  private:
+  // The tree as a sequence of steps on a stack of values (n/a is NaN on
+  // the stack: every value there is finite or n/a), with jumps where and,
+  // or and conditionals skip an operand.
+  enum class Code : std::uint8_t { Push, Read, Unary, Binary, ShortCircuit, ToBoolean, Branch, Jump, Extreme };
   struct Step {
-    Op op;
-    Value constant;           // Op::Constant
-    std::uint32_t slot = 0;   // Op::Identifier
-    std::uint32_t first = 0;  // operands: operands_[first, first + count)
-    std::uint32_t count = 0;
+    Code code;
+    Op op;                    // Unary, Binary, ShortCircuit, Extreme
+    double constant = 0;      // Push
+    std::uint32_t slot = 0;   // Read; Extreme: how many operands
+    std::uint32_t jump = 0;   // ShortCircuit, Jump: where to go; Branch: the false value's steps
+    std::uint32_t after = 0;  // Branch: past both values
   };
-  std::uint32_t add(const Node& node, const std::function<std::uint32_t(std::string_view)>& slot_of);
+  void emit(const Node& node, const std::function<std::uint32_t(std::string_view)>& slot_of, std::uint32_t depth);
+  std::uint32_t add(Step step);
+  template <class Stack>
+  Value run_steps(Slots& slots, Stack& stack) const;
 
   std::vector<Step> steps_;
-  std::vector<std::uint32_t> operands_;  // step indices
-  std::uint32_t root_ = 0;
-  friend struct FlatTree;
+  std::uint32_t max_depth_ = 0;  // values on the stack at the most
 };
 
 }  // namespace topdown::expr

@@ -11,6 +11,8 @@
 namespace topdown::expr::walk {
 
 inline Value finite(double value) { return std::isfinite(value) ? Value(value) : std::nullopt; }
+// An identifier's value as formulas see it: n/a unless finite.
+inline Value finite_or_na(const Value& value) { return value ? finite(*value) : std::nullopt; }
 inline Value boolean(bool value) { return value ? 1.0 : 0.0; }
 inline bool truthy(double value) { return value != 0.0; }
 
@@ -55,10 +57,8 @@ Value evaluate(const Tree& tree, Ref node) {
   switch (op) {
     case Op::Constant:
       return tree.constant(node);
-    case Op::Identifier: {
-      const Value value = tree.identifier(node);
-      return value ? finite(*value) : std::nullopt;
-    }
+    case Op::Identifier:
+      return finite_or_na(tree.identifier(node));
     case Op::Negate: {
       const Value value = operand(0);
       return value ? Value(-*value) : std::nullopt;

@@ -20,20 +20,24 @@ std::optional<double> plain_decimal(std::string_view text) {
   constexpr size_t kExactDigits = 15;
   static constexpr std::array<double, kExactDigits + 1> kPowersOfTen = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                                                         1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  if (text.size() > kExactDigits + 1) return std::nullopt;  // more digits than that, point or not
+  const char* at = text.data();
+  const char* const end = at + text.size();
   uint64_t digits = 0;
-  size_t count = 0;
+  const auto read_digits = [&] {
+    const char* const start = at;
+    for (; at != end && static_cast<unsigned char>(*at - '0') <= 9; ++at)
+      digits = digits * 10 + static_cast<uint64_t>(*at - '0');
+    return static_cast<size_t>(at - start);
+  };
+  const size_t whole = read_digits();
   size_t decimals = 0;
-  bool point = false;
-  for (char c : text) {
-    if (c == '.' && !point) {
-      point = true;
-      continue;
-    }
-    if (c < '0' || c > '9' || ++count > kExactDigits) return std::nullopt;
-    digits = digits * 10 + static_cast<uint64_t>(c - '0');
-    if (point) ++decimals;
+  if (at != end) {
+    if (*at++ != '.') return std::nullopt;
+    decimals = read_digits();
+    if (at != end) return std::nullopt;
   }
-  if (count == 0) return std::nullopt;
+  if (whole + decimals == 0 || whole + decimals > kExactDigits) return std::nullopt;
   return static_cast<double>(digits) / kPowersOfTen[decimals];
 }
 
