@@ -83,7 +83,10 @@ void ReportSink::commit() {
     return;
   }
   // mkstemp creates 0600; a report is an ordinary file others may read.
-  bool ok = ::fchmod(fd_, 0644) == 0 && ::fsync(fd_) == 0;
+  // No fsync: the rename is what keeps a half-written file from the name,
+  // and waiting for the disk would double the time of a large import; a
+  // report lost to a power cut is written again by running the command again.
+  bool ok = ::fchmod(fd_, 0644) == 0;
   int saved = errno;
   if (::close(fd_) != 0 && ok) {
     ok = false;
