@@ -67,9 +67,7 @@ struct CpuInfo {
   const PmuInfo* arm_core_pmu_of(const CoreKind& kind) const;
 };
 
-// An Arm CPU's core PMU: armv8_pmuv3_0 (ACPI), armv8_cortex_a76,
-// armv9_neoverse_... (device tree), or any other PMU that counts on a list
-// of CPUs without being one of Intel's cpu_* core types.
+// perf::is_arm_core_pmu of the PMU.
 bool is_arm_core_pmu(const PmuInfo& pmu);
 // The PMUs with a type under `devices_dir` (/sys/bus/event_source/devices),
 // by name.

@@ -72,9 +72,8 @@ std::vector<CoreKind> read_core_kinds(const fs::path& sysfs_root) {
 
 const CoreKind& main_core_kind(const std::vector<CoreKind>& kinds) {
   // Linux numbers the big cores of a big.LITTLE system after the little ones.
-  return *std::max_element(kinds.begin(), kinds.end(), [](const CoreKind& a, const CoreKind& b) {
-    return a.cpus.back() < b.cpus.back();
-  });
+  return *std::max_element(kinds.begin(), kinds.end(),
+                           [](const CoreKind& a, const CoreKind& b) { return a.cpus.back() < b.cpus.back(); });
 }
 
 }  // namespace topdown::cpu

@@ -5,6 +5,7 @@
 
 #include "cpu/cpu_info.h"
 #include "cpu/cpuid_decode.h"
+#include "perf/open_failure.h"
 
 namespace topdown::cpu {
 namespace {
@@ -63,10 +64,7 @@ std::vector<PmuInfo> read_pmus(const fs::path& devices_dir) {
   return pmus;
 }
 
-bool is_arm_core_pmu(const PmuInfo& pmu) {
-  return pmu.name.starts_with("armv8_") || pmu.name.starts_with("armv9_") ||
-         (!pmu.cpus.empty() && !pmu.name.starts_with("cpu_"));
-}
+bool is_arm_core_pmu(const PmuInfo& pmu) { return perf::is_arm_core_pmu(pmu.name, !pmu.cpus.empty()); }
 
 const PmuInfo* CpuInfo::find_pmu(std::string_view name) const {
   const auto found = std::find_if(pmus.begin(), pmus.end(), [&](const PmuInfo& pmu) { return pmu.name == name; });

@@ -58,7 +58,9 @@ TEST(ArmDetect, NeoverseV2Host) {
   // Nothing reports Arm's counters; the probe finds them, on this host's
   // PMU when there is one.
   EXPECT_EQ(info.reported_counters, 0);
-  if (!host_has_core_pmu()) EXPECT_EQ(info.working_counters, std::nullopt);
+  if (!host_has_core_pmu()) {
+    EXPECT_EQ(info.working_counters, std::nullopt);
+  }
 }
 
 TEST(ArmDetect, BigLittleHostHasACoreKindAndPmuEach) {
@@ -117,8 +119,7 @@ TEST(ArmDetect, BadMidrNamesTheFile) {
     read_core_kinds(tree.root() / "sys");
     FAIL() << "a MIDR file without a hex value was accepted";
   } catch (const Error& error) {
-    EXPECT_NE(std::string(error.what()).find("cpu0/regs/identification/midr_el1"), std::string::npos)
-        << error.what();
+    EXPECT_NE(std::string(error.what()).find("cpu0/regs/identification/midr_el1"), std::string::npos) << error.what();
   }
 }
 
