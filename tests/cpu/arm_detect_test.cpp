@@ -6,6 +6,7 @@
 #include "../support/temp_tree.h"
 #include "common/error.h"
 #include "cpu/cpu_info.h"
+#include "perf/open_failure.h"
 
 namespace topdown::cpu {
 namespace {
@@ -13,11 +14,6 @@ namespace {
 using topdown::testing::TempTree;
 
 const std::filesystem::path kData = std::filesystem::path(TOPDOWN_SOURCE_DIR) / "tests/data";
-
-bool host_has_core_pmu() {
-  return std::filesystem::exists("/sys/bus/event_source/devices/cpu") ||
-         std::filesystem::exists("/sys/bus/event_source/devices/cpu_core");
-}
 
 void expect_id(const CpuId& id, unsigned implementer, unsigned part, unsigned variant, unsigned revision) {
   EXPECT_EQ(id.vendor, Vendor::Arm);
@@ -58,7 +54,7 @@ TEST(ArmDetect, NeoverseV2Host) {
   // Nothing reports Arm's counters; the probe finds them, on this host's
   // PMU when there is one.
   EXPECT_EQ(info.reported_counters, 0);
-  if (!host_has_core_pmu()) {
+  if (!perf::pmu_available()) {
     EXPECT_EQ(info.working_counters, std::nullopt);
   }
 }
