@@ -1,5 +1,6 @@
 #pragma once
 // CPU detection: what processor this is and what its PMU can really do.
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -29,8 +30,18 @@ struct PmuInfo {
   std::vector<int> cpus;
 };
 
-struct CpuInfo {
+// One kind of core of an Arm CPU: the cores that share a MIDR.
+struct CoreKind {
   CpuId id;
+  std::vector<int> cpus;  // sorted
+};
+
+struct CpuInfo {
+  // On Arm the main core kind's (main_core_kind).
+  CpuId id;
+  // Arm: each MIDR of the online CPUs, by first CPU (two or more on a
+  // big.LITTLE system); empty on x86.
+  std::vector<CoreKind> core_kinds;
   bool smt_enabled = false;
   int online_cpus = 0;
   std::vector<PmuInfo> pmus;
@@ -44,15 +55,37 @@ struct CpuInfo {
   bool topdown_metrics = false;
 
   const PmuInfo* find_pmu(std::string_view name) const;
-  bool has_core_pmu() const;  // "cpu" (or "cpu_core") PMU present
+  // "cpu" (or "cpu_core") PMU present, or an Arm core PMU.
+  bool has_core_pmu() const;
   // A hybrid CPU's core PMUs, one per core type (cpu_atom, cpu_core, ...:
   // "cpu_" and a list of the CPUs it counts on), by name; empty on a CPU
   // with one kind of core.
   std::vector<PmuInfo> hybrid_core_pmus() const;
+  // The Arm PMUs of the cores (is_arm_core_pmu), by name.
+  std::vector<PmuInfo> arm_core_pmus() const;
+  // The Arm core PMU that counts on every CPU of `kind`; nullptr when none.
+  const PmuInfo* arm_core_pmu_of(const CoreKind& kind) const;
 };
 
-// Reads cpuid. Pure function of the processor.
+// perf::is_arm_core_pmu of the PMU.
+bool is_arm_core_pmu(const PmuInfo& pmu);
+// The PMUs with a type under `devices_dir` (/sys/bus/event_source/devices),
+// by name.
+std::vector<PmuInfo> read_pmus(const std::filesystem::path& devices_dir);
+
+// What processor this is: cpuid on x86; on Arm the main core kind of the
+// MIDRs in /sys (CpuId of Vendor::Other when there are none).
 CpuId read_cpuid();
+// MIDR_EL1 (implementer bits 31-24, variant 23-20, part 15-4, revision 3-0)
+// as a CpuId of Vendor::Arm.
+CpuId decode_midr(uint64_t midr);
+// The MIDR (cpuN/regs/identification/midr_el1) of every CPU below
+// `sysfs_root`/devices/system/cpu, grouped by value; empty on x86. Throws
+// topdown::Error naming a file that holds no MIDR.
+std::vector<CoreKind> read_core_kinds(const std::filesystem::path& sysfs_root);
+// The kind whose cores come last: Linux numbers a big.LITTLE system's big
+// cores after its little ones. `kinds` must not be empty.
+const CoreKind& main_core_kind(const std::vector<CoreKind>& kinds);
 // Parses the ids from explicit values (tests, --cpu overrides, imports).
 std::string vendor_name(Vendor vendor);
 

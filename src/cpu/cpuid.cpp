@@ -1,11 +1,16 @@
+#include "cpu/cpuid_decode.h"
+
+#if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 
 #include <cstring>
 
 #include "common/strings.h"
-#include "cpu/cpuid_decode.h"
+#define TOPDOWN_X86 1
+#endif
 
 namespace topdown::cpu {
+#ifdef TOPDOWN_X86
 namespace {
 
 CpuidRegs query(uint32_t leaf) {
@@ -28,6 +33,7 @@ constexpr uint32_t kBrandLeafFirst = 0x80000002;
 constexpr uint32_t kBrandLeafLast = 0x80000004;
 
 }  // namespace
+#endif
 
 void decode_signature(uint32_t leaf1_eax, CpuId& id) {
   const unsigned base_family = (leaf1_eax >> 8) & 0xF;
@@ -59,6 +65,7 @@ int general_counters(Vendor vendor, const CounterLeaves& leaves) {
   return 0;
 }
 
+#ifdef TOPDOWN_X86
 CpuId read_cpuid() {
   CpuId id;
   const CpuidRegs leaf0 = query(0);
@@ -85,6 +92,15 @@ CounterLeaves read_counter_leaves() {
   if (leaves.max_extended_leaf >= 0x80000022) leaves.leaf_80000022 = query(0x80000022);
   return leaves;
 }
+#else
+CpuId read_cpuid() {
+  const std::vector<CoreKind> kinds = read_core_kinds("/sys");
+  return kinds.empty() ? CpuId{} : main_core_kind(kinds).id;
+}
+
+// No cpuid: the counters are found by the probe (Arm).
+CounterLeaves read_counter_leaves() { return {}; }
+#endif
 
 std::string vendor_name(Vendor vendor) {
   switch (vendor) {

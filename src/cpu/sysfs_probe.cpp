@@ -5,6 +5,7 @@
 
 #include "cpu/cpu_info.h"
 #include "cpu/cpuid_decode.h"
+#include "perf/open_failure.h"
 
 namespace topdown::cpu {
 namespace {
@@ -33,7 +34,21 @@ bool smt_active(const fs::path& cpu_dir) {
   return siblings && parse_index_list(*siblings, siblings_file.string()).size() > 1;
 }
 
-std::vector<PmuInfo> list_pmus(const fs::path& devices_dir) {
+// Arm keeps the number of event counters (PMCR_EL0.N, 5 bits) from user
+// space: the probe starts at the architecture's most.
+constexpr int kArmMostEventCounters = 31;
+
+std::optional<int> probe_arm_event_counters() {
+  // The group's cycle events take the cycle counter too, which counts
+  // nothing else: the event counters are the rest.
+  const auto counting = probe_working_counters(kArmMostEventCounters + 1);
+  if (!counting) return std::nullopt;
+  return std::max(*counting - 1, 0);
+}
+
+}  // namespace
+
+std::vector<PmuInfo> read_pmus(const fs::path& devices_dir) {
   std::vector<PmuInfo> pmus;
   std::error_code error;
   for (const auto& entry : fs::directory_iterator(devices_dir, error)) {
@@ -49,14 +64,17 @@ std::vector<PmuInfo> list_pmus(const fs::path& devices_dir) {
   return pmus;
 }
 
-}  // namespace
+bool is_arm_core_pmu(const PmuInfo& pmu) { return perf::is_arm_core_pmu(pmu.name, !pmu.cpus.empty()); }
 
 const PmuInfo* CpuInfo::find_pmu(std::string_view name) const {
   const auto found = std::find_if(pmus.begin(), pmus.end(), [&](const PmuInfo& pmu) { return pmu.name == name; });
   return found == pmus.end() ? nullptr : &*found;
 }
 
-bool CpuInfo::has_core_pmu() const { return find_pmu("cpu") != nullptr || find_pmu("cpu_core") != nullptr; }
+bool CpuInfo::has_core_pmu() const {
+  return find_pmu("cpu") != nullptr || find_pmu("cpu_core") != nullptr ||
+         std::any_of(pmus.begin(), pmus.end(), is_arm_core_pmu);
+}
 
 std::vector<PmuInfo> CpuInfo::hybrid_core_pmus() const {
   std::vector<PmuInfo> core_types;
@@ -65,22 +83,43 @@ std::vector<PmuInfo> CpuInfo::hybrid_core_pmus() const {
   return core_types;
 }
 
+std::vector<PmuInfo> CpuInfo::arm_core_pmus() const {
+  std::vector<PmuInfo> core_pmus;
+  std::copy_if(pmus.begin(), pmus.end(), std::back_inserter(core_pmus), is_arm_core_pmu);
+  return core_pmus;
+}
+
+const PmuInfo* CpuInfo::arm_core_pmu_of(const CoreKind& kind) const {
+  const auto counts_on_kind = [&](const PmuInfo& pmu) {
+    // A PMU without a cpus file counts on every CPU.
+    return is_arm_core_pmu(pmu) && std::all_of(kind.cpus.begin(), kind.cpus.end(), [&](int cpu) {
+             return pmu.cpus.empty() || std::find(pmu.cpus.begin(), pmu.cpus.end(), cpu) != pmu.cpus.end();
+           });
+  };
+  const auto found = std::find_if(pmus.begin(), pmus.end(), counts_on_kind);
+  return found == pmus.end() ? nullptr : &*found;
+}
+
 CpuInfo detect(const fs::path& sysfs_root, const fs::path& procfs_root) {
   CpuInfo info;
-  info.id = read_cpuid();
+  info.core_kinds = read_core_kinds(sysfs_root);
+  info.id = info.core_kinds.empty() ? read_cpuid() : main_core_kind(info.core_kinds).id;
   const fs::path cpu_dir = sysfs_root / "devices" / "system" / "cpu";
   info.online_cpus = count_online_cpus(cpu_dir);
   info.smt_enabled = smt_active(cpu_dir);
   const fs::path devices = sysfs_root / "bus" / "event_source" / "devices";
-  info.pmus = list_pmus(devices);
+  info.pmus = read_pmus(devices);
   for (const char* core : {"cpu", "cpu_core"}) {
     info.topdown_metrics = info.topdown_metrics || fs::exists(devices / core / "events" / "topdown-retiring");
   }
   info.perf_event_paranoid = read_first_line(procfs_root / "sys" / "kernel" / "perf_event_paranoid").value_or("");
-  info.reported_counters = general_counters(info.id.vendor, read_counter_leaves());
+  const bool arm = info.id.vendor == Vendor::Arm;
+  if (!arm) info.reported_counters = general_counters(info.id.vendor, read_counter_leaves());
   // A VM may report counters in cpuid while the kernel registered no core PMU;
   // only probe when there is one to open events on.
-  if (info.has_core_pmu()) info.working_counters = probe_working_counters(info.reported_counters);
+  if (info.has_core_pmu()) {
+    info.working_counters = arm ? probe_arm_event_counters() : probe_working_counters(info.reported_counters);
+  }
   return info;
 }
 

@@ -69,8 +69,9 @@ struct ResolverConfig {
   std::filesystem::path sysfs_devices = "/sys/bus/event_source/devices";
   // The PMU core events open on, which the generic spelling cpu/.../ (our
   // tables') and raw rNNN events mean: a hybrid CPU's cpu_core or cpu_atom
-  // (the model's pmu key). Empty: "cpu", or "cpu_core" where sysfs has no
-  // "cpu".
+  // (the model's pmu key), or on Arm the PMU of the model's core kind.
+  // Empty: "cpu", "cpu_core" where sysfs has no "cpu", or the first Arm core
+  // PMU.
   std::string core_pmu;
 };
 

@@ -1,6 +1,19 @@
 #include "events/model_resolver.h"
 
 namespace topdown::events {
+namespace {
+
+// On an Arm CPU with cores of several kinds, the PMU of the kind the model
+// is for; empty: SysfsPmus's choice.
+std::string arm_core_pmu(const model::Model& model, const cpu::CpuInfo& cpu) {
+  for (const cpu::CoreKind& kind : cpu.core_kinds) {
+    if (!model.matches(kind.id)) continue;
+    if (const cpu::PmuInfo* pmu = cpu.arm_core_pmu_of(kind)) return pmu->name;
+  }
+  return "";
+}
+
+}  // namespace
 
 ResolverConfig resolver_config(const model::Model& model, const cpu::CpuInfo& cpu) {
   ResolverConfig config;
@@ -9,7 +22,7 @@ ResolverConfig resolver_config(const model::Model& model, const cpu::CpuInfo& cp
     config.tables.push_back(model.source.parent_path() / "events" / (table + ".events"));
   }
   config.pfm_pmu = model.pfm_pmu.empty() ? "-" : model.pfm_pmu;
-  config.core_pmu = model.pmu;
+  config.core_pmu = model.pmu.empty() ? arm_core_pmu(model, cpu) : model.pmu;
   return config;
 }
 

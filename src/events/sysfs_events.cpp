@@ -2,6 +2,8 @@
 
 #include <linux/perf_event.h>
 
+#include <algorithm>
+
 #include "common/error.h"
 #include "events/modifiers.h"
 
@@ -14,6 +16,12 @@ SysfsPmus::SysfsPmus(fs::path devices_dir, cpu::Vendor vendor, std::string core_
   if (!core_pmu_.empty()) return;
   const bool hybrid = !fs::exists(devices_dir_ / "cpu") && fs::exists(devices_dir_ / "cpu_core");
   core_pmu_ = hybrid ? "cpu_core" : "cpu";
+  if (vendor_ != cpu::Vendor::Arm) return;
+  // The first, i.e. the only one unless the cores are of several kinds; a
+  // model for one kind names its PMU through ResolverConfig::core_pmu.
+  const std::vector<cpu::PmuInfo> pmus = cpu::read_pmus(devices_dir_);
+  const auto arm_core = std::find_if(pmus.begin(), pmus.end(), cpu::is_arm_core_pmu);
+  if (arm_core != pmus.end()) core_pmu_ = arm_core->name;
 }
 
 fs::path SysfsPmus::pmu_dir(std::string_view pmu) const { return devices_dir_ / std::string(pmu); }

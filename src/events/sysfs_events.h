@@ -20,8 +20,9 @@ class SysfsPmus {
   // `core_pmu` as ResolverConfig::core_pmu.
   SysfsPmus(std::filesystem::path devices_dir, cpu::Vendor vendor, std::string core_pmu = "");
 
-  // "cpu", or the core PMU of one core type on hybrid Intel parts; a
-  // spelling cpu/.../ means it.
+  // "cpu", the core PMU of one core type on hybrid Intel parts, or the Arm
+  // core PMU (armv8_pmuv3_0, ...); a spelling cpu/.../ and raw rNNN events
+  // mean it.
   const std::string& core_pmu() const { return core_pmu_; }
   // Throws topdown::Error when the PMU is not registered.
   uint32_t type(std::string_view pmu) const;

@@ -13,7 +13,16 @@ bool pmu_available(const std::filesystem::path& sysfs_devices) {
   for (const char* core_pmu : {"cpu", "cpu_core", "cpu_atom"}) {
     if (std::filesystem::exists(sysfs_devices / core_pmu / "type", ignored)) return true;
   }
+  for (const auto& entry : std::filesystem::directory_iterator(sysfs_devices, ignored)) {
+    const bool arm_core =
+        is_arm_core_pmu(entry.path().filename().string(), std::filesystem::exists(entry.path() / "cpus", ignored));
+    if (arm_core && std::filesystem::exists(entry.path() / "type", ignored)) return true;
+  }
   return false;
+}
+
+bool is_arm_core_pmu(std::string_view name, bool has_cpu_list) {
+  return name.starts_with("armv8_") || name.starts_with("armv9_") || (has_cpu_list && !name.starts_with("cpu_"));
 }
 
 namespace {

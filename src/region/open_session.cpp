@@ -54,6 +54,7 @@ OpenCounters open_counters(const Options& options) {
   counters.group->enable();
   const std::size_t count = counting.attrs.size();
   counters.read_reader = make_group_read_reader(counters.group, count, counting.perf_metrics ? metrics::kFieldFull : 1);
+#ifdef TOPDOWN_RDPMC
   // PERF_METRICS is read through SLOTS's page only (the fields with their own rdpmc number).
   if (counters.group->map_pages() && rdpmc_usable(*counters.group, counting.perf_metrics ? 1 : count)) {
     const uint64_t reset_slots = options.reset_slots ? options.reset_slots : metrics::kDefaultResetSlots;
@@ -61,6 +62,7 @@ OpenCounters open_counters(const Options& options) {
                                 ? make_metrics_rdpmc_reader(counters.group, options.level, {reset_slots})
                                 : make_rdpmc_reader(counters.group, count);
   }
+#endif
   return counters;
 }
 

@@ -1,6 +1,7 @@
 #include "region/mmap_read.h"
 #include "region/readers.h"
 
+#ifdef TOPDOWN_RDPMC
 namespace topdown::region {
 namespace {
 
@@ -115,3 +116,4 @@ bool rdpmc_usable(const perf::Group& group, std::size_t events) {
 }
 
 }  // namespace topdown::region
+#endif

@@ -1,8 +1,8 @@
 #pragma once
 // The session's two readers of one counter group, and the hardware
-// instructions they use.
-#include <x86intrin.h>
-
+// instructions they use. rdpmc is x86's: elsewhere (arm64, whose kernels
+// keep user access to the counters off by default) counters are read by
+// read().
 #include <cstdint>
 #include <memory>
 
@@ -10,8 +10,19 @@
 #include "region/counter_reader.h"
 #include "region/perf_metrics.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define TOPDOWN_RDPMC 1
+#endif
+
 namespace topdown::region {
 
+// read() of the group. Members after the leader are multiplied by
+// `member_scale` (0xff for PERF_METRICS, whose rdpmc reader counts slots x 0xff).
+std::unique_ptr<CounterReader> make_group_read_reader(std::shared_ptr<perf::Group> group, std::size_t count,
+                                                      uint64_t member_scale);
+
+#ifdef TOPDOWN_RDPMC
 inline uint64_t rdpmc(uint32_t counter) {
   uint32_t low = 0;
   uint32_t high = 0;
@@ -20,11 +31,6 @@ inline uint64_t rdpmc(uint32_t counter) {
 }
 
 inline uint64_t read_tsc() { return __rdtsc(); }
-
-// read() of the group. Members after the leader are multiplied by
-// `member_scale` (0xff for PERF_METRICS, whose rdpmc reader counts slots x 0xff).
-std::unique_ptr<CounterReader> make_group_read_reader(std::shared_ptr<perf::Group> group, std::size_t count,
-                                                      uint64_t member_scale);
 
 // rdpmc of every event through its mmap page; read() of the group for a
 // reading where an event is off the PMU (the model path: its reads do not
@@ -41,5 +47,6 @@ std::unique_ptr<CounterReader> make_metrics_rdpmc_reader(std::shared_ptr<perf::G
 // Whether rdpmc can read the first `events` events of this mapped group now:
 // their pages allow it and they are on a counter.
 bool rdpmc_usable(const perf::Group& group, std::size_t events);
+#endif
 
 }  // namespace topdown::region

@@ -44,6 +44,20 @@ TEST_F(OpenFailure, HybridCorePmuCounts) {
   EXPECT_TRUE(pmu_available(root_));
 }
 
+TEST_F(OpenFailure, ArmCorePmuCounts) {
+  add_pmu("arm_cmn_0");  // uncore: no cpus list
+  EXPECT_FALSE(pmu_available(root_));
+  add_pmu("armv8_pmuv3_0");
+  EXPECT_TRUE(pmu_available(root_));
+}
+
+TEST_F(OpenFailure, PmuWithACpuListCountsAsArmCore) {
+  add_pmu("apple_firestorm_pmu");
+  EXPECT_FALSE(pmu_available(root_));
+  std::ofstream(root_ / "apple_firestorm_pmu" / "cpus") << "4-7\n";
+  EXPECT_TRUE(pmu_available(root_));
+}
+
 TEST_F(OpenFailure, MissingDirectoryMeansNoPmu) { EXPECT_FALSE(pmu_available(root_ / "absent")); }
 
 TEST_F(OpenFailure, NoPmuAtAll) {
