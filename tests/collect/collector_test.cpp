@@ -88,7 +88,7 @@ bool system_wide_permitted() {
 constexpr const char* kSystemWideNotPermitted =
     "counting a whole CPU is not permitted for this user (needs kernel.perf_event_paranoid <= 0 or CAP_PERFMON)";
 
-TEST(CollectIntervals, ATwoSecondRunHasTenIntervalsThatAddUpToTheWhole) {
+TEST(CollectIntervals, ATwoSecondRunsIntervalsAddUpToTheWhole) {
   if (!testing::perf_events_permitted()) GTEST_SKIP() << testing::kNotPermitted;
   std::vector<Interval> intervals;
   IntervalOptions options;
@@ -97,7 +97,10 @@ TEST(CollectIntervals, ATwoSecondRunHasTenIntervalsThatAddUpToTheWhole) {
   const WorkloadResult result =
       collect(Target{busy_for("2"), {}, {}, {}}, {CounterGroup{{kTaskClock, kPageFaults}}}, Options{}, options);
   EXPECT_EQ(result.exit_code, 124);  // timeout's status when it stopped the loop
-  EXPECT_GE(intervals.size(), 9u);
+  // Ten ticks; on a busy machine a late read takes the ticks missed since
+  // the last one into one longer interval (the timer's expirations), so
+  // there may be fewer, never more, and still more than one.
+  EXPECT_GE(intervals.size(), 2u);
   EXPECT_LE(intervals.size(), 12u);
 
   counts::Sample added;
