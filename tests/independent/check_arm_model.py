@@ -169,7 +169,9 @@ class ArmCpu:
 
 def plausible_counts(cpu, rng):
     cycles = rng.randint(10 ** 8, 10 ** 10)
-    counts = {event: rng.randint(1, cycles // 4) for event in cpu.events()}
+    # Sorted: a set's order changes from run to run (string hashing), and
+    # with it which event gets which draw of the seeded generator.
+    counts = {event: rng.randint(1, cycles // 4) for event in sorted(cpu.events())}
     counts["CPU_CYCLES"] = cycles
     counts["BR_MIS_PRED"] = rng.randint(1, cycles // 100)
     slots = cycles * cpu.slots
@@ -274,7 +276,7 @@ def main():
     parser.add_argument("--json", required=True, help="Arm's telemetry file of the CPU")
     parser.add_argument("--level1-sums-to-one", choices=("yes", "no"), required=True)
     parser.add_argument("--files", type=int, default=150)
-    parser.add_argument("--seed", type=int, default=23)
+    parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", help="write the counts files and reports here and keep them")
     args = parser.parse_args()
     absent = missing_input([args.json, args.model_file])
