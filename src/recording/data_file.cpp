@@ -216,7 +216,9 @@ class Reader {
   // the kernel when the sample is in the kernel (0 when none).
   void callchain(Fields& fields, Sample& sample) {
     const uint64_t entries = fields.u64();
-    const bool keep = recording_.header.call_graph != CallGraph::None;
+    // With --call-graph dwarf the user frames come from unwinding.
+    const bool keep_kernel = recording_.header.call_graph != CallGraph::None;
+    const bool keep_user = recording_.header.call_graph == CallGraph::FramePointers;
     Frames& frames = recording_.frames;
     sample.first_frame = static_cast<uint32_t>(frames.addresses.size());
     uint64_t context = 0;
@@ -229,7 +231,9 @@ class Reader {
       const bool kernel = context == PERF_CONTEXT_KERNEL;
       const bool user = context == PERF_CONTEXT_USER;
       if (user && sample.user_ip == 0) sample.user_ip = entry;
-      if (!keep || !(kernel || user) || sample.kernel_frames + sample.user_frames == UINT16_MAX) continue;
+      if (!(kernel ? keep_kernel : user && keep_user) || sample.kernel_frames + sample.user_frames == UINT16_MAX) {
+        continue;
+      }
       frames.addresses.push_back(entry);
       ++(kernel ? sample.kernel_frames : sample.user_frames);
     }

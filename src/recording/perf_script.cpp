@@ -238,6 +238,8 @@ class Reader {
   void read_line(std::string_view text, size_t line_number) {
     const std::string_view trimmed = trim(text);
     if (trimmed.empty()) {
+      finish_frame();
+      in_callchain_ = false;
       expect_source_line_ = false;
       return;
     }
@@ -255,7 +257,7 @@ class Reader {
     while (time_index < tokens.size() && !time_ns(tokens[time_index])) ++time_index;
     if (time_index == tokens.size()) {
       // The srcline of the line before, or a callchain frame ("ip sym (dso)").
-      if (tokens.size() == 1) {
+      if (tokens.size() == 1 && (in_callchain_ || expect_source_line_)) {
         if (auto where = source_line(tokens[0])) {
           if (frame_) {
             frame_->file = where->first;
@@ -268,6 +270,7 @@ class Reader {
         finish_frame();
       } else if (auto address = number<uint64_t>(tokens[0], 16)) {
         finish_frame();
+        in_callchain_ = true;
         if (frames_are_the_samples_) {
           MemberLine frame;
           split_symbol(trimmed.substr(tokens[0].size()), frame);
@@ -280,6 +283,7 @@ class Reader {
       return;
     }
     finish_frame();
+    in_callchain_ = false;
     const LineError error(path_, line_number);
     const MemberLine line = parse_member(tokens, trimmed, time_index, error);
     add_member(line, line_number);
@@ -548,6 +552,7 @@ class Reader {
   };
   std::optional<NamedFrame> frame_;
   bool frames_are_the_samples_ = false;  // the last member line opened a sample: its callchain is the sample's
+  bool in_callchain_ = false;            // a frame line came since the last member line
   bool expect_source_line_ = false;
   std::string function_;
   std::string module_;

@@ -7,7 +7,7 @@
 
 namespace {
 
-constexpr uint64_t kIterations = 40'000'000;  // about 0.1 s of a core per call of outer_a
+constexpr uint64_t kIterations = 25'000'000;  // about 0.1 s of a core per call of outer_a (-O0)
 
 }  // namespace
 
@@ -31,5 +31,5 @@ int main(int argc, char** argv) {
     sum += outer_a(kIterations);
     sum += outer_b(kIterations);
   }
-  return static_cast<int>(sum & 1);
+  return sum == 0 ? 1 : 0;  // the sum is used, so the work stays; it is never 0
 }
