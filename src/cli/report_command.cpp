@@ -16,6 +16,7 @@
 #include "common/strings.h"
 #include "eval/evaluate.h"
 #include "events/model_resolver.h"
+#include "pprof/pprof.h"
 #include "profile/attribute.h"
 #include "profile/call_stacks.h"
 #include "profile/name_samples.h"
@@ -298,6 +299,10 @@ int run_report(const ProfileOptions& options) {
       break;
     default:
       out += locate_text(profile.locate, recording);
+  }
+  if (!options.pprof.empty()) {
+    pprof::write_pprof(options.pprof, recording, profile,
+                       {fmt::format("{}: {}", model.name, model.title), options.file});
   }
   emit(options.report.output, out);
   // The page draws the whole program and each function as units, so the
