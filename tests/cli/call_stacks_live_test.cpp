@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -105,6 +106,20 @@ TEST_P(CallStacksLive, TheTextReportHeadsEachTree) {
       << reported.err;
 }
 
+TEST_P(CallStacksLive, CsvRowsSayTheirTreeAndCallPath) {
+  record();
+  const auto reported = run_command(kTopdown + " report --csv --children --callers leaf " + file_);
+  ASSERT_EQ(reported.exit_code, 0) << reported.err;
+  const std::string& csv = reported.err;
+  EXPECT_NE(csv.find(",node_samples,tree,call_path\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nleaf(unsigned long),call_paths_workload,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",self,\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",children,\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",callers,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(";main;outer_a(unsigned long);leaf(unsigned long)\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(";main;outer_b(unsigned long);leaf(unsigned long)\n"), std::string::npos) << csv;
+}
+
 INSTANTIATE_TEST_SUITE_P(FramePointersAndDwarf, CallStacksLive, ::testing::Values("-g", "--call-graph dwarf"),
                          [](const auto& mode) { return mode.param == "-g" ? "FramePointers" : "Dwarf"; });
 
@@ -128,6 +143,16 @@ TEST(CallStacksCli, ReportWithoutCallStacksAndBadOptionsSayWhatToDo) {
   EXPECT_EQ(mode.exit_code, 125);
   EXPECT_NE(mode.err.find("--call-graph lbr: give fp"), std::string::npos) << mode.err;
   EXPECT_NE(::access(file.c_str(), F_OK), 0) << "no file for a refused recording";
+
+  int kernel_limit = 0;
+  std::ifstream("/proc/sys/kernel/perf_event_max_stack") >> kernel_limit;
+  if (kernel_limit > 0 && kernel_limit < 1024) {
+    const auto deep = run_command(kTopdown + " record --model " + kSoftwareModel + " -g --max-stack " +
+                                  std::to_string(kernel_limit + 1) + " -o " + file + " -- " + kWorkload + " 1");
+    EXPECT_EQ(deep.exit_code, 125);
+    EXPECT_NE(deep.err.find("is more than the kernel allows (kernel.perf_event_max_stack)"), std::string::npos)
+        << deep.err;
+  }
 }
 
 }  // namespace
