@@ -22,16 +22,6 @@ namespace topdown::symbols {
 
 namespace {
 
-// Debug information is looked for as gdb does: beside the file, in .debug/,
-// and under /usr/lib/debug (by build id and by path), where -dbgsym packages
-// install it.
-const Dwfl_Callbacks kCallbacks = {
-    .find_elf = dwfl_build_id_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
-    .section_address = dwfl_offline_section_address,
-    .debuginfo_path = nullptr,
-};
-
 std::string base_name(const std::string& path) {
   size_t slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -70,6 +60,16 @@ std::string die_name(Dwarf_Die* die) {
 
 }  // namespace
 
+// Debug information is looked for as gdb does: beside the file, in .debug/,
+// and under /usr/lib/debug (by build id and by path), where -dbgsym packages
+// install it.
+const Dwfl_Callbacks kFileCallbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+    .debuginfo_path = nullptr,
+};
+
 ElfModule::ElfModule(std::string path, std::string recorded_build_id, bool lines, WarningLog& warnings)
     : path_(std::move(path)),
       recorded_build_id_(lower(std::move(recorded_build_id))),
@@ -96,7 +96,7 @@ void ElfModule::open() {
                                         "): its samples show as [unknown]; report as a user who can read it");
     return;
   }
-  dwfl_ = dwfl_begin(&kCallbacks);
+  dwfl_ = dwfl_begin(&kFileCallbacks);
   if (dwfl_ == nullptr) {
     warnings_.add("cannot read " + path_ + " (" + dwfl_errmsg(-1) + "): its samples show as [unknown]");
     return;

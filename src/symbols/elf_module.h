@@ -11,10 +11,12 @@
 #include "symbols/symbolizer.h"
 #include "symbols/warning_log.h"
 
-struct Dwfl;
-struct Dwfl_Module;
+#include <elfutils/libdwfl.h>
 
 namespace topdown::symbols {
+
+// How libdwfl finds a file's ELF and its separate debug information.
+extern const Dwfl_Callbacks kFileCallbacks;
 
 class ElfModule {
  public:

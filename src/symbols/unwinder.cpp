@@ -7,16 +7,10 @@
 #include <optional>
 
 #include "perf/user_registers.h"
+#include "symbols/elf_module.h"
 
 namespace topdown::symbols {
 namespace {
-
-const Dwfl_Callbacks kFileCallbacks = {
-    .find_elf = dwfl_build_id_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
-    .section_address = dwfl_offline_section_address,
-    .debuginfo_path = nullptr,
-};
 
 std::optional<uint64_t> saved(const UserState& state, int perf_index) {
   const int position = perf::saved_position(state.register_mask, perf_index);

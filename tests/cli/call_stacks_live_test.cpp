@@ -144,6 +144,12 @@ TEST(CallStacksCli, ReportWithoutCallStacksAndBadOptionsSayWhatToDo) {
   EXPECT_NE(mode.err.find("--call-graph lbr: give fp"), std::string::npos) << mode.err;
   EXPECT_NE(::access(file.c_str(), F_OK), 0) << "no file for a refused recording";
 
+  const auto printed = run_command(kTopdown + " record --model " + kSoftwareModel +
+                                   " --print-perf --call-graph dwarf,4096 --max-stack 64 -- " + kWorkload);
+  EXPECT_EQ(printed.exit_code, 0) << printed.err;
+  EXPECT_NE(printed.err.find("perf record -F 1000 --call-graph dwarf,4096 --max-stack 64 -e "), std::string::npos)
+      << printed.err;
+
   int kernel_limit = 0;
   std::ifstream("/proc/sys/kernel/perf_event_max_stack") >> kernel_limit;
   if (kernel_limit > 0 && kernel_limit < 1024) {
