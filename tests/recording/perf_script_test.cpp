@@ -143,8 +143,8 @@ TEST_F(PerfScript, CallchainLinesAfterAnIpAreTheStackAndLostEventsCount) {
 // perf record -g, then perf script -F comm,tid,pid,time,period,event,ip,sym,dso,srcline
 // (as perf 6.1 prints it): the ip and symbol are the callchain's, each frame
 // with its srcline, and every member of the group repeats the callchain.
-const char* kCallchainLayout =
-    "prog 25940/25940 13100.108723:     111436   cpu-clock: \n"
+// The callchain of a page fault in leaf, called by outer_a.
+const std::string kFaultInLeaf =
     "\tffffffff821e7c63 xas_load ([kernel.kallsyms])\n"
     "  [kernel.kallsyms][ffffffff821e7c63]\n"
     "\tffffffff81000c82 asm_exc_page_fault ([kernel.kallsyms])\n"
@@ -155,27 +155,17 @@ const char* kCallchainLayout =
     "  prog.c:3\n"
     "\t            1197 main (/tmp/prog)\n"
     "  prog.c:5\n"
-    "\n"
-    "prog 25940/25940 13100.108723:          2 page-faults: \n"
-    "\tffffffff821e7c63 xas_load ([kernel.kallsyms])\n"
-    "  [kernel.kallsyms][ffffffff821e7c63]\n"
-    "\tffffffff81000c82 asm_exc_page_fault ([kernel.kallsyms])\n"
-    "  [kernel.kallsyms][ffffffff81000c82]\n"
-    "\t            114a leaf (/tmp/prog)\n"
-    "  prog.c:2\n"
-    "\t            1160 outer_a (/tmp/prog)\n"
-    "  prog.c:3\n"
-    "\t            1197 main (/tmp/prog)\n"
-    "  prog.c:5\n"
-    "\n"
-    "prog 25940/25940 13100.109515:      99759   cpu-clock: \n"
-    "\t            1146 leaf (/tmp/prog)\n"
-    "  prog.c:2\n"
-    "\t            1170 outer_b (/tmp/prog)\n"
-    "  prog.c:4\n"
-    "\t           2724a __libc_start_call_main (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"
-    "  libc-start.c:74\n"
     "\n";
+const std::string kCallchainLayout = "prog 25940/25940 13100.108723:     111436   cpu-clock: \n" + kFaultInLeaf +
+                                     "prog 25940/25940 13100.108723:          2 page-faults: \n" + kFaultInLeaf +
+                                     "prog 25940/25940 13100.109515:      99759   cpu-clock: \n"
+                                     "\t            1146 leaf (/tmp/prog)\n"
+                                     "  prog.c:2\n"
+                                     "\t            1170 outer_b (/tmp/prog)\n"
+                                     "  prog.c:4\n"
+                                     "\t           2724a __libc_start_call_main (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"
+                                     "  libc-start.c:74\n"
+                                     "\n";
 
 TEST_F(PerfScript, CallchainsOfPerfRecordGBecomeEachSamplesNamedStack) {
   const Recording recording = read(kCallchainLayout);
