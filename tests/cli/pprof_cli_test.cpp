@@ -13,6 +13,8 @@
 #include "profile/name_samples.h"
 #include "recording/data_file.h"
 #include "run_command.h"
+#include "support/synthetic_samples.h"
+#include "support/temp_tree.h"
 #include "symbols/symbolizer.h"
 
 namespace topdown::testing {
@@ -130,6 +132,33 @@ TEST_F(PprofCli, DemoFunctionsComeOutInOrderWithTheirClockShares) {
       << raw;
   EXPECT_NE(raw.find("Comment: model: software"), std::string::npos) << raw;
   EXPECT_NE(raw.find("Comment: period: 1000 samples per second"), std::string::npos) << raw;
+}
+
+// perf script of the sampling test model, whose Faulting node is
+// min(1, page-faults * 1000 ns / cpu-clock): `big` takes 80% of the clock
+// and loses 1.25% of it to faults, `faulty` 20% and loses half of it.
+TEST_F(PprofCli, ANodesSampleIndexRanksFunctionsByTheSlotsTheyLoseThere) {
+  TempTree tree;
+  const std::string script =
+      tree.write("script.txt", synthetic_perf_script(
+                                   {"cpu-clock", "page-faults"},
+                                   {{"big", "/usr/bin/app", "", {{"cpu-clock", 8'000'000}, {"page-faults", 100}}},
+                                    {"faulty", "/usr/bin/app", "", {{"cpu-clock", 2'000'000}, {"page-faults", 1000}}}}))
+          .string();
+  const auto reported = run_command(kTopdown + " report --model " + std::string(TOPDOWN_SOURCE_DIR) +
+                                    "/tests/data/software_sampling.model --pprof " + profile_ + " " + script);
+  ASSERT_EQ(reported.exit_code, 0) << reported.err;
+  const auto by_clock = top_rows(pprof("-top"));
+  ASSERT_GE(by_clock.size(), 2u);
+  EXPECT_EQ(by_clock[0].function, "big");
+  EXPECT_NEAR(by_clock[0].flat_percent, 80, 0.01);
+  const double big_slots = 8'000'000 * (100 * 1000.0 / 8'000'000);      // 100,000 ns
+  const double faulty_slots = 2'000'000 * (1000 * 1000.0 / 2'000'000);  // 1,000,000 ns
+  const auto by_faulting = top_rows(pprof("-top -sample_index=Faulting"));
+  ASSERT_GE(by_faulting.size(), 2u);
+  EXPECT_EQ(by_faulting[0].function, "faulty");
+  EXPECT_NEAR(by_faulting[0].flat_percent, 100 * faulty_slots / (faulty_slots + big_slots), 0.05);
+  EXPECT_NEAR(by_faulting[1].flat_percent, 100 * big_slots / (faulty_slots + big_slots), 0.05);
 }
 
 TEST_F(PprofCli, ACallStackRecordingShowsTheCallersOfLeaf) {
