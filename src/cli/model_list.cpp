@@ -11,13 +11,14 @@
 #include "cli/commands.h"
 #include "common/data_dir.h"
 #include "common/strings.h"
+#include "events/event_table.h"
 #include "model/model.h"
 
 namespace topdown::cli {
 namespace {
 
-using Row = std::array<std::string, 6>;
-const Row kHeadings = {"Model", "Vendor", "Core", "Methodology", "CPUs (family: models)", "Title"};
+using Row = std::array<std::string, 7>;
+const Row kHeadings = {"Model", "Vendor", "Core", "Methodology", "Uncore", "CPUs (family: models)", "Title"};
 
 std::string or_dash(const std::string& text) { return text.empty() ? "-" : text; }
 
@@ -63,9 +64,22 @@ std::string cpus_of(const model::ModelHeader& header) {
   return text;
 }
 
+// Whether the model counts uncore events: its own tables hold only events it
+// names (the shared intel_core has no uncore one).
+std::string uncore_of(const model::ModelHeader& header) {
+  for (const std::string& table : header.event_tables) {
+    const events::EventTable events = events::EventTable::load(models_dir() / "events" / (table + ".events"));
+    for (const auto& [name, entry] : events.entries()) {
+      if (entry.uncore) return "yes";
+    }
+  }
+  return "no";
+}
+
 Row row_of(const model::ModelHeader& header) {
-  return {header.name,     vendors_of(header), or_dash(header.core_type), or_dash(header.methodology),
-          cpus_of(header), header.title};
+  return {
+      header.name,     vendors_of(header), or_dash(header.core_type), or_dash(header.methodology), uncore_of(header),
+      cpus_of(header), header.title};
 }
 
 std::string text_table(const std::vector<Row>& rows) {

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -118,6 +119,21 @@ std::vector<std::pair<std::size_t, std::string>> cells_of(const std::string& row
   return cells;
 }
 
+// "yes" when a line of one of the model's event tables carries the uncore
+// attribute after its definition.
+std::string uncore_of(const std::map<std::string, std::string>& keys) {
+  std::istringstream tables(keys.count("event_table") ? keys.at("event_table") : "");
+  for (std::string table; std::getline(tables, table, ',');) {
+    table.erase(0, table.find_first_not_of(' '));
+    std::ifstream in(kSource / "models" / "events" / (table + ".events"));
+    for (std::string line; std::getline(in, line);) {
+      const std::string definition = line.substr(0, line.find('#'));
+      if (std::regex_search(definition, std::regex("=\\s*\\S+.*\\suncore(\\s|$)"))) return "yes";
+    }
+  }
+  return "no";
+}
+
 TEST(ListModels, ShowsEveryModelFileWithItsHeader) {
   const CommandResult r = run_command(kTopdown + " list --models");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -128,15 +144,16 @@ TEST(ListModels, ShowsEveryModelFileWithItsHeader) {
   const auto headings = cells_of(rows[0]);
   std::vector<std::string> heading_texts;
   for (const auto& [column, text] : headings) heading_texts.push_back(text);
-  EXPECT_EQ(heading_texts,
-            (std::vector<std::string>{"Model", "Vendor", "Core", "Methodology", "CPUs (family: models)", "Title"}));
+  EXPECT_EQ(heading_texts, (std::vector<std::string>{"Model", "Vendor", "Core", "Methodology", "Uncore",
+                                                     "CPUs (family: models)", "Title"}));
   for (std::size_t i = 0; i < files.size(); ++i) {
     SCOPED_TRACE(files[i].string());
     const auto keys = model_section(files[i]);
     const Expected cpus = expected_cpus(keys.at("cpus"));
     auto or_dash = [&](const std::string& key) { return keys.count(key) ? keys.at(key) : std::string("-"); };
-    const std::vector<std::string> expected = {keys.at("name"),        cpus.vendor, or_dash("core_type"),
-                                               or_dash("methodology"), cpus.cpus,   keys.at("title")};
+    const std::vector<std::string> expected = {keys.at("name"),        cpus.vendor,     or_dash("core_type"),
+                                               or_dash("methodology"), uncore_of(keys), cpus.cpus,
+                                               keys.at("title")};
     const auto cells = cells_of(rows[i + 1]);
     ASSERT_EQ(cells.size(), expected.size()) << rows[i + 1];
     for (std::size_t c = 0; c < cells.size(); ++c) {

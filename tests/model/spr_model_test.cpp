@@ -16,13 +16,9 @@ namespace {
 
 const std::filesystem::path kPerfmonMetrics = testing::perfmon_metrics_file("SPR", "sapphirerapids_metrics.json");
 
-// The perfmon metrics the model leaves out: uncore events libpfm4 cannot
-// encode.
-const std::set<std::string> kLeftOut = {
-    "Info_System_Uncore_Frequency",   "Info_System_DRAM_BW_Use",           "Info_System_MEM_Read_Latency",
-    "Info_System_MEM_Parallel_Reads", "Info_System_MEM_DRAM_Read_Latency", "Info_System_IO_Read_BW",
-    "Info_System_IO_Write_BW",        "Info_System_UPI_Data_Transmit_BW",  "Info_System_Power",
-    "Info_System_Socket_CLKS"};
+// The perfmon TMA metric the model leaves out: it reads the free-running
+// energy counters.
+const std::set<std::string> kLeftOut = {"Info_System_Power"};
 
 constexpr double kSlots = 1'200'000;
 
@@ -63,13 +59,15 @@ TEST_F(SprModel, DescribesSapphireRapidsServer) {
   EXPECT_FALSE(model_.matches(testing::intel_cpu(6, 0x6A)));  // Ice Lake server: a different model
 }
 
-TEST_F(SprModel, HasOneHundredFourteenNodesOnSixLevelsAndOneHundredFortyFourInfoMetrics) {
+TEST_F(SprModel, HasOneHundredFourteenNodesOnSixLevelsAndOneHundredEightyOneInfoMetrics) {
   const testing::TreeCount count = testing::count_tree(model_);
   EXPECT_EQ(count.nodes_per_level, (std::map<int, int>{{1, 4}, {2, 8}, {3, 28}, {4, 45}, {5, 20}, {6, 9}}));
-  // 136 TMA Bottleneck and Info metrics less the 10 left out, and the 20 of
-  // perfmon's other metrics that read only core events.
-  EXPECT_EQ(count.infos, 146);
-  EXPECT_EQ(model_.nodes.size(), 114u + 146u);
+  // 136 TMA Bottleneck and Info metrics less Info_System_Power, and 46 of
+  // perfmon's 54 other metrics: 20 on core events, 26 on the CHA, memory
+  // controller, UPI and M2M boxes (not the 6 that need the number of CHAs
+  // per socket, nor the 2 on IIO boxes).
+  EXPECT_EQ(count.infos, 135 + 46);
+  EXPECT_EQ(model_.nodes.size(), 114u + 181u);
 }
 
 TEST_F(SprModel, MatchesPerfmonsTreeAndLeavesOutOnlyWhatItCannotCount) {
