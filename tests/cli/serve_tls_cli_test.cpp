@@ -112,7 +112,8 @@ TEST_F(ServeTls, PrometheusScrapesOverTlsWithBasicAuth) {
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     const HttpResponse ups = api.get("/api/v1/query?query=" + api.escape("up"));
     if (ups.status != 200) continue;
-    for (const nlohmann::json& series : nlohmann::json::parse(ups.body)["data"]["result"]) {
+    const nlohmann::json answer = nlohmann::json::parse(ups.body);
+    for (const nlohmann::json& series : answer["data"]["result"]) {
       up[series["metric"]["job"].get<std::string>()] = series["value"][1].get<std::string>();
     }
     const HttpResponse served = api.get("/api/v1/query?query=" + api.escape("topdown_intervals_total"));
