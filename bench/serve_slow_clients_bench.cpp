@@ -144,6 +144,7 @@ bool run(bool tls, const std::string& pki_dir) {
   Usage peak = before;
   LoadResult result;
   size_t held_least = kIdle + kSlow;
+  size_t held_sum = 0;
   size_t reconnects = 0;
   {
     HeldConnections held(port, tls);
@@ -158,6 +159,7 @@ bool run(bool tls, const std::string& pki_dir) {
         ++result.failed;
       }
       held_least = std::min(held_least, held.held());
+      held_sum += held.held();
       const Usage now = usage_of(serve.pid());
       peak = {std::max(peak.rss_kb, now.rss_kb), std::max(peak.threads, now.threads), std::max(peak.fds, now.fds)};
       std::this_thread::sleep_for(std::chrono::milliseconds(10));  // a little over 5 s in all: past the head deadline
@@ -166,9 +168,11 @@ bool run(bool tls, const std::string& pki_dir) {
   }
   std::this_thread::sleep_for(std::chrono::seconds(1));
   const Usage after = usage_of(serve.pid());
-  std::printf("%s: %zu of %d scrapes succeeded beside %d idle and %d slow-loris clients (at least %zu connections "
-              "held, %zu reconnects after serve cut them)\n",
-              tls ? "TLS" : "plain HTTP", result.latencies_s.size(), kScrapes, kIdle, kSlow, held_least, reconnects);
+  std::printf(
+      "%s: %zu of %d scrapes succeeded beside %d idle and %d slow-loris clients (%zu connections held on "
+      "average, at least %zu; %zu reconnects after serve cut them)\n",
+      tls ? "TLS" : "plain HTTP", result.latencies_s.size(), kScrapes, kIdle, kSlow, held_sum / kScrapes, held_least,
+      reconnects);
   std::printf("  scrape latency p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", result.percentile_s(0.5) * 1e3,
               result.p99_s() * 1e3, result.percentile_s(1.0) * 1e3);
   std::printf("  serve VmRSS %ld -> peak %ld -> %ld kB; threads %ld -> peak %ld; descriptors %ld -> peak %ld -> %ld\n",

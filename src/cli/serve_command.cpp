@@ -102,7 +102,8 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& options) {
 
 int run_serve(const ServeOptions& options) {
   const serve::ListenAddress address = serve::parse_listen_address(options.listen);
-  const serve::WebConfig web = options.web_config.empty() ? serve::WebConfig{} : serve::read_web_config(options.web_config);
+  const serve::WebConfig web =
+      options.web_config.empty() ? serve::WebConfig{} : serve::read_web_config(options.web_config);
   for (const std::string& warning : web.warnings) std::fprintf(stderr, "topdown: warning: %s\n", warning.c_str());
   settings::StatOptions stat = options.stat;
   if (!stat.interval_ms) stat.interval_ms = kDefaultIntervalMs;

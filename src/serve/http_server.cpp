@@ -23,7 +23,8 @@ namespace {
 constexpr const char* kPaths[] = {"/", "/metrics", "/report", "/healthz"};
 
 bool known_path(const char* path) {
-  return std::any_of(std::begin(kPaths), std::end(kPaths), [&](const char* known) { return std::strcmp(path, known) == 0; });
+  return std::any_of(std::begin(kPaths), std::end(kPaths),
+                     [&](const char* known) { return std::strcmp(path, known) == 0; });
 }
 
 // A listening socket on `address`, bound here rather than by
@@ -254,7 +255,8 @@ MHD_Result HttpServer::Impl::handle(MHD_Connection* connection, const char* url,
   if (path == "/report") {
     const std::shared_ptr<const Snapshot> latest = store.latest();
     std::optional<std::string> json = latest ? report_json(*latest) : std::nullopt;
-    if (!json) return respond(connection, request, MHD_HTTP_SERVICE_UNAVAILABLE, "no interval counted yet\n", "text/plain");
+    if (!json)
+      return respond(connection, request, MHD_HTTP_SERVICE_UNAVAILABLE, "no interval counted yet\n", "text/plain");
     return respond(connection, request, MHD_HTTP_OK, std::move(*json), "application/x-ndjson");
   }
   if (path == "/healthz") {
@@ -338,8 +340,8 @@ HttpServer::HttpServer(const ListenAddress& address, const SnapshotStore& store,
     }
   }
   options.push_back({MHD_OPTION_END, 0, nullptr});
-  impl->daemon = MHD_start_daemon(flags, 0, nullptr, nullptr, &Impl::on_request, impl, MHD_OPTION_ARRAY,
-                                  options.data(), MHD_OPTION_END);
+  impl->daemon = MHD_start_daemon(flags, 0, nullptr, nullptr, &Impl::on_request, impl, MHD_OPTION_ARRAY, options.data(),
+                                  MHD_OPTION_END);
   if (impl->daemon == nullptr) {
     throw Error("cannot serve on " + address.text() +
                 (impl->web.tls ? ": libmicrohttpd refused the TLS settings (is it built with TLS?)"

@@ -25,10 +25,10 @@ bool same_text(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-PasswordCheck::PasswordCheck(std::map<std::string, std::string> users)
-    : users_(users.begin(), users.end()), key_(32) {
+PasswordCheck::PasswordCheck(std::map<std::string, std::string> users) : users_(users.begin(), users.end()), key_(32) {
   if (users_.empty()) throw Error("basic authentication needs at least one user");
-  if (gnutls_rnd(GNUTLS_RND_KEY, key_.data(), key_.size()) != 0) throw Error("no random numbers for the password cache");
+  if (gnutls_rnd(GNUTLS_RND_KEY, key_.data(), key_.size()) != 0)
+    throw Error("no random numbers for the password cache");
 }
 
 std::string PasswordCheck::remembrance(std::string_view user, std::string_view password) const {

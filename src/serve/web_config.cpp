@@ -58,8 +58,8 @@ void check_keys(const Place& place, const YAML::Node& map, const std::string& se
     std::string known_list;
     for (const std::string& name : known) known_list += (known_list.empty() ? "" : ", ") + name;
     place.fail(entry.first, "unknown key '" + key + "' in " + section +
-                                (near.empty() ? "" : " (did you mean '" + near.front() + "'?)") +
-                                "; it takes " + known_list);
+                                (near.empty() ? "" : " (did you mean '" + near.front() + "'?)") + "; it takes " +
+                                known_list);
   }
 }
 
@@ -169,7 +169,8 @@ TlsConfig read_tls(const Place& place, const YAML::Node& section, std::vector<st
   }
   // libmicrohttpd asks for a client certificate only when it has CAs to name.
   if (tls.client_ca.empty() && tls.client_auth != ClientAuth::None) {
-    place.fail(section, "client_auth_type asks for client certificates; give client_ca_file with the CAs they are from");
+    place.fail(section,
+               "client_auth_type asks for client certificates; give client_ca_file with the CAs they are from");
   }
   tls.priorities = priorities(place, section);
   check_key_pair(place, section, tls);
@@ -212,12 +213,11 @@ std::map<std::string, std::string> read_users(const Place& place, const YAML::No
 // limits them; the others could break the pages (Content-Type) or the
 // authentication (WWW-Authenticate).
 std::vector<std::pair<std::string, std::string>> read_headers(const Place& place, const YAML::Node& section) {
-  static const std::map<std::string, std::vector<std::string>> kAllowed = {
-      {"Strict-Transport-Security", {}},
-      {"X-Content-Type-Options", {"nosniff"}},
-      {"X-Frame-Options", {"deny", "sameorigin"}},
-      {"X-XSS-Protection", {}},
-      {"Content-Security-Policy", {}}};
+  static const std::map<std::string, std::vector<std::string>> kAllowed = {{"Strict-Transport-Security", {}},
+                                                                           {"X-Content-Type-Options", {"nosniff"}},
+                                                                           {"X-Frame-Options", {"deny", "sameorigin"}},
+                                                                           {"X-XSS-Protection", {}},
+                                                                           {"Content-Security-Policy", {}}};
   if (!section.IsMap()) place.fail(section, "http_server_config.headers must be a map of header names to values");
   std::vector<std::pair<std::string, std::string>> headers;
   for (const auto& entry : section) {
@@ -248,7 +248,8 @@ void read_http_config(const Place& place, const YAML::Node& section, WebConfig& 
   check_keys(place, section, "http_server_config", {"headers", "http2"});
   if (section["http2"]) {
     bool http2 = false;
-    if (!YAML::convert<bool>::decode(section["http2"], http2)) place.fail(section["http2"], "http2 must be true or false");
+    if (!YAML::convert<bool>::decode(section["http2"], http2))
+      place.fail(section["http2"], "http2 must be true or false");
     if (http2) place.fail(section["http2"], "topdown serve speaks HTTP/1.1 only; set http2: false or remove it");
   }
   if (section["headers"]) config.headers = read_headers(place, section["headers"]);

@@ -31,7 +31,7 @@ struct TlsConfig {
 
 struct WebConfig {
   std::optional<TlsConfig> tls;
-  std::map<std::string, std::string> users;                 // basic_auth_users: name and bcrypt hash
+  std::map<std::string, std::string> users;                  // basic_auth_users: name and bcrypt hash
   std::vector<std::pair<std::string, std::string>> headers;  // http_server_config.headers
   // Settings that work but weaken what the file asks for (a key file others
   // can read, passwords without TLS), for serve to print on start.

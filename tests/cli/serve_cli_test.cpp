@@ -65,7 +65,8 @@ TEST(ServeCli, PrometheusStoresWhatTopdownServed) {
   // until Prometheus has scraped four times (it takes a few seconds to start).
   HttpClient api(prometheus_port);
   const auto scrapes_stored = [&api] {
-    const HttpResponse count = api.get("/api/v1/query?query=" + api.escape("count_over_time(topdown_intervals_total[60s])"));
+    const HttpResponse count =
+        api.get("/api/v1/query?query=" + api.escape("count_over_time(topdown_intervals_total[60s])"));
     if (count.status != 200) return 0;
     const nlohmann::json answer = nlohmann::json::parse(count.body);
     const auto& result = answer["data"]["result"];
@@ -82,7 +83,8 @@ TEST(ServeCli, PrometheusStoresWhatTopdownServed) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   ASSERT_TRUE(prometheus.running()) << slurp(dir + "/prometheus.log");
-  const HttpResponse result = api.get("/api/v1/query?query=" + api.escape(R"({__name__=~"topdown_.+",job="topdown"}[30s])"));
+  const HttpResponse result =
+      api.get("/api/v1/query?query=" + api.escape(R"({__name__=~"topdown_.+",job="topdown"}[30s])"));
   ASSERT_TRUE(result) << slurp(dir + "/prometheus.log");
   ASSERT_EQ(result.status, 200) << result.body;
   const nlohmann::json answer = nlohmann::json::parse(result.body);

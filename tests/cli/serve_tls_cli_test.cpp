@@ -93,12 +93,15 @@ TEST_F(ServeTls, PrometheusScrapesOverTlsWithBasicAuth) {
   const std::string tls = "    scheme: https\n    tls_config:\n      ca_file: " + pki_.ca_certificate() + "\n";
   // The same server as two jobs: the right password, and a wrong one.
   std::ofstream(dir + "/prometheus.yml") << "global:\n  scrape_interval: 1s\n  scrape_timeout: 900ms\nscrape_configs:\n"
-                                         << "  - job_name: topdown\n" << tls
+                                         << "  - job_name: topdown\n"
+                                         << tls
                                          << "    basic_auth:\n      username: prometheus\n      password: s3cret\n"
-                                         << "    static_configs:\n" << target
-                                         << "  - job_name: intruder\n" << tls
+                                         << "    static_configs:\n"
+                                         << target << "  - job_name: intruder\n"
+                                         << tls
                                          << "    basic_auth:\n      username: prometheus\n      password: guess\n"
-                                         << "    static_configs:\n" << target;
+                                         << "    static_configs:\n"
+                                         << target;
   const int prometheus_port = free_port();
   Child prometheus({"prometheus", "--config.file=" + dir + "/prometheus.yml", "--storage.tsdb.path=" + dir + "/data",
                     "--web.listen-address=127.0.0.1:" + std::to_string(prometheus_port), "--log.level=warn"},
@@ -141,9 +144,8 @@ TEST(ServeWebConfig, AMissingOrBadFileIsOneLine) {
   std::ofstream(clear) << "basic_auth_users:\n  prometheus: s3cret\n";
   const CommandResult plain_password = run_command(serve + clear);
   EXPECT_EQ(plain_password.exit_code, 125);
-  EXPECT_EQ(plain_password.err.rfind("topdown: --web-config " + clear +
-                                         ":2: the password of user 'prometheus' is not a bcrypt hash;",
-                                     0),
+  EXPECT_EQ(plain_password.err.rfind(
+                "topdown: --web-config " + clear + ":2: the password of user 'prometheus' is not a bcrypt hash;", 0),
             0u)
       << plain_password.err;
   EXPECT_EQ(std::count(plain_password.err.begin(), plain_password.err.end(), '\n'), 1);

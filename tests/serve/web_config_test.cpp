@@ -84,8 +84,9 @@ TEST_F(WebConfigFile, MistakesAreOneLineNamingFileAndKey) {
                 "tls_server_config, http_server_config, basic_auth_users");
   EXPECT_EQ(error_of("tls_server_config:\n  cert_file: server.crt\n"),
             "--web-config " + file + ":2: tls_server_config needs key_file; give its PEM file");
-  EXPECT_EQ(error_of("tls_server_config:\n  cert_file: server.crt\n  key_file: missing.key\n"),
-            "--web-config " + file + ":3: key_file '" + dir_ + "/missing.key' cannot be read; give a readable PEM file");
+  EXPECT_EQ(
+      error_of("tls_server_config:\n  cert_file: server.crt\n  key_file: missing.key\n"),
+      "--web-config " + file + ":3: key_file '" + dir_ + "/missing.key' cannot be read; give a readable PEM file");
   EXPECT_NE(error_of("tls_server_config:\n  cert_file: server.crt\n  key_file: client.key\n")
                 .find(":2: cert_file and key_file are not a PEM certificate and its key ("),
             std::string::npos);
@@ -100,8 +101,9 @@ TEST_F(WebConfigFile, MistakesAreOneLineNamingFileAndKey) {
                 ":2: client_auth_type asks for client certificates; give client_ca_file with the CAs they are from");
   EXPECT_NE(error_of(kTls + "  client_auth_type: Always\n").find(":4: client_auth_type 'Always' is not one of"),
             std::string::npos);
-  EXPECT_EQ(error_of(kTls + "  cipher_suites: [TLS_AES_128_GCM_SHA256]\n"),
-            "--web-config " + file + ":4: tls_server_config.cipher_suites is not supported by topdown serve; remove it");
+  EXPECT_EQ(
+      error_of(kTls + "  cipher_suites: [TLS_AES_128_GCM_SHA256]\n"),
+      "--web-config " + file + ":4: tls_server_config.cipher_suites is not supported by topdown serve; remove it");
   EXPECT_NE(error_of("http_server_config:\n  headers:\n    Content-Type: text/html\n")
                 .find(":3: header 'Content-Type' cannot be set"),
             std::string::npos);

@@ -51,8 +51,8 @@ WebConfig with_user() {
 
 TEST(BasicAuth, NoOrWrongCredentialsGet401WithTheChallenge) {
   Guarded g(with_user());
-  for (const auto& [user, password] : std::vector<std::pair<std::string, std::string>>{
-           {"", ""}, {"prometheus", "wrong"}, {"other", "s3cret"}}) {
+  for (const auto& [user, password] :
+       std::vector<std::pair<std::string, std::string>>{{"", ""}, {"prometheus", "wrong"}, {"other", "s3cret"}}) {
     HttpClient client(g.server.port());
     if (!user.empty()) client.user(user, password);
     const HttpResponse answer = client.get("/metrics");
@@ -82,7 +82,8 @@ TEST(BasicAuth, TheRightPasswordIsServedAgainAndAgain) {
 class Tls : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!testing::TestPki::make(temp_dir("pki"), pki_)) GTEST_SKIP() << "the openssl command could not make certificates";
+    if (!testing::TestPki::make(temp_dir("pki"), pki_))
+      GTEST_SKIP() << "the openssl command could not make certificates";
   }
   WebConfig config(const std::string& extra) const {
     const std::string file = pki_.dir.string() + "/web.yml";

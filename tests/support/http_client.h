@@ -47,9 +47,11 @@ class HttpClient {
     curl_easy_setopt(handle_, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(limit.count()));
     return *this;
   }
-  // HTTPS: the CA that signed the server's certificate.
+  // HTTPS: the CA that signed the server's certificate, and no other (the
+  // system's folder of CAs would also cost each handshake some 50 ms).
   HttpClient& ca_file(const std::string& path) {
     curl_easy_setopt(handle_, CURLOPT_CAINFO, path.c_str());
+    curl_easy_setopt(handle_, CURLOPT_CAPATH, nullptr);
     return *this;
   }
   // HTTPS: a client certificate and its key.
