@@ -1,5 +1,6 @@
 #include "serve/exposition.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <cmath>
@@ -81,18 +82,25 @@ class LabelTexts {
     }
     return found->second;
   }
-  // event; `name` must outlive this (a key of the snapshot's).
-  const std::string& event(std::string_view name) {
-    auto [found, added] = events_.try_emplace(name);
-    if (added) append_label(found->second, "event", name);
-    return found->second;
+  // event, for the `index`th event of a scope: scopes mostly have the same
+  // events in the same order, so the text made for the last scope's is kept
+  // while it is the same event.
+  const std::string& event(size_t index, const std::shared_ptr<const std::string>& name) {
+    if (index >= events_.size()) events_.resize(index + 1);
+    auto& [cached, text] = events_[index];
+    if (cached != name.get()) {
+      cached = name.get();
+      text.clear();
+      append_label(text, "event", *name);
+    }
+    return text;
   }
 
  private:
   std::vector<std::string> scopes_;
   std::unordered_map<const model::Node*, std::string> nodes_;
   std::unordered_map<const model::Node*, std::string> infos_;
-  std::unordered_map<std::string_view, std::string> events_;
+  std::vector<std::pair<const std::string*, std::string>> events_;  // name, label
 };
 
 void write_nodes(std::string& out, const Snapshot& snapshot, LabelTexts& labels) {
@@ -152,13 +160,17 @@ void write_events(std::string& out, const Snapshot& snapshot, LabelTexts& labels
   Family total(out, "topdown_events_total", "counter",
                "Each event's count since counting started (scaled where it was multiplexed)");
   for (size_t s = 0; s < scopes.size(); ++s) {
-    for (const auto& [event, value] : scopes[s].event_totals) total.sample(labels.event(event), labels.scope(s), value);
+    const std::vector<ScopeResult::Event>& events = scopes[s].events;
+    for (size_t e = 0; e < events.size(); ++e) {
+      if (events[e].total) total.sample(labels.event(e, events[e].name), labels.scope(s), *events[e].total);
+    }
   }
   Family share(out, "topdown_event_counted_ratio", "gauge",
                "Share of the last interval each event was counted (below 1: multiplexed)");
   for (size_t s = 0; s < scopes.size(); ++s) {
-    for (const auto& [key, count] : scopes[s].report.sample.events) {
-      if (key.group == 0) share.sample(labels.event(key.event), labels.scope(s), count.running_share());
+    const std::vector<ScopeResult::Event>& events = scopes[s].events;
+    for (size_t e = 0; e < events.size(); ++e) {
+      share.sample(labels.event(e, events[e].name), labels.scope(s), events[e].counted_share);
     }
   }
 }
@@ -212,8 +224,9 @@ void append_value(std::string& out, double value) {
   } else if (std::isinf(value)) {
     out += value > 0 ? "+Inf" : "-Inf";
   } else {
+    // A format compiled in: no format string parsed per sample.
     char text[32];
-    out.append(text, fmt::format_to_n(text, sizeof text, "{}", value).out);
+    out.append(text, fmt::format_to(text, FMT_COMPILE("{}"), value));
   }
 }
 
@@ -228,7 +241,7 @@ std::string write_exposition(const Snapshot& snapshot) {
   // written without moving.
   size_t samples = 16;
   for (const ScopeResult& scope : snapshot.scopes) {
-    samples += 3 * scope.report.evaluation.nodes.size() + 2 * scope.event_totals.size();
+    samples += 3 * scope.report.evaluation.nodes.size() + 2 * scope.events.size();
   }
   std::string out;
   out.reserve(samples * 128);

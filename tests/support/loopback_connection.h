@@ -50,6 +50,19 @@ class LoopbackConnection {
   // What the server sends until it closes the connection, or until `limit`.
   std::string read_all(std::chrono::milliseconds limit) const {
     std::string got;
+    read_until_closed(limit, got);
+    return got;
+  }
+  // True when the server closes the connection within `limit` (anything it
+  // sends first is read and dropped).
+  bool closed_within(std::chrono::milliseconds limit) const {
+    std::string dropped;
+    return read_until_closed(limit, dropped);
+  }
+
+ private:
+  // Reads into `got` until the server closes (true) or `limit` passes (false).
+  bool read_until_closed(std::chrono::milliseconds limit, std::string& got) const {
     const auto end = std::chrono::steady_clock::now() + limit;
     for (auto now = std::chrono::steady_clock::now(); now < end; now = std::chrono::steady_clock::now()) {
       pollfd ready{fd_, POLLIN, 0};
@@ -57,27 +70,12 @@ class LoopbackConnection {
       if (::poll(&ready, 1, static_cast<int>(left) + 1) <= 0) continue;
       char buffer[4096];
       const ssize_t n = ::recv(fd_, buffer, sizeof buffer, MSG_DONTWAIT);
-      if (n <= 0) break;
+      if (n <= 0) return true;  // end of file, or reset
       got.append(buffer, static_cast<size_t>(n));
-    }
-    return got;
-  }
-  // True when the server closes the connection within `limit` (anything it
-  // sends first is read and dropped).
-  bool closed_within(std::chrono::milliseconds limit) const {
-    const auto end = std::chrono::steady_clock::now() + limit;
-    for (auto now = std::chrono::steady_clock::now(); now < end; now = std::chrono::steady_clock::now()) {
-      pollfd ready{fd_, POLLIN, 0};
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - now).count();
-      if (::poll(&ready, 1, static_cast<int>(left) + 1) <= 0) continue;
-      char buffer[4096];
-      const ssize_t got = ::recv(fd_, buffer, sizeof buffer, MSG_DONTWAIT);
-      if (got <= 0) return true;  // end of file, or reset
     }
     return false;
   }
 
- private:
   int fd_;
 };
 
