@@ -9,6 +9,32 @@
 namespace topdown::serve {
 namespace {
 
+// escape_label_value and format_value, appended to `out`.
+void append_escaped(std::string& out, std::string_view value) {
+  size_t plain = 0;  // the start of what needs no escape
+  for (size_t i = 0; i < value.size(); ++i) {
+    const char c = value[i];
+    if (c != '\\' && c != '"' && c != '\n') continue;
+    out.append(value.data() + plain, i - plain);
+    out += '\\';
+    out += c == '\n' ? 'n' : c;
+    plain = i + 1;
+  }
+  out.append(value.data() + plain, value.size() - plain);
+}
+
+void append_value(std::string& out, double value) {
+  if (std::isnan(value)) {
+    out += "NaN";
+  } else if (std::isinf(value)) {
+    out += value > 0 ? "+Inf" : "-Inf";
+  } else {
+    // A format compiled in: no format string parsed per sample.
+    char text[32];
+    out.append(text, fmt::format_to(text, FMT_COMPILE("{}"), value));
+  }
+}
+
 // A label as the format writes it, after a comma unless it is the first.
 void append_label(std::string& text, std::string_view name, std::string_view value) {
   if (!text.empty()) text += ',';
@@ -199,35 +225,10 @@ std::string_view omission_reason(const eval::NodeResult& node, bool scope_idle) 
   return {};
 }
 
-void append_escaped(std::string& out, std::string_view value) {
-  size_t plain = 0;  // the start of what needs no escape
-  for (size_t i = 0; i < value.size(); ++i) {
-    const char c = value[i];
-    if (c != '\\' && c != '"' && c != '\n') continue;
-    out.append(value.data() + plain, i - plain);
-    out += '\\';
-    out += c == '\n' ? 'n' : c;
-    plain = i + 1;
-  }
-  out.append(value.data() + plain, value.size() - plain);
-}
-
 std::string escape_label_value(std::string_view value) {
   std::string escaped;
   append_escaped(escaped, value);
   return escaped;
-}
-
-void append_value(std::string& out, double value) {
-  if (std::isnan(value)) {
-    out += "NaN";
-  } else if (std::isinf(value)) {
-    out += value > 0 ? "+Inf" : "-Inf";
-  } else {
-    // A format compiled in: no format string parsed per sample.
-    char text[32];
-    out.append(text, fmt::format_to(text, FMT_COMPILE("{}"), value));
-  }
 }
 
 std::string format_value(double value) {

@@ -24,12 +24,10 @@ std::string write_scrape_duration(double seconds);
 // A label value as the format writes it: backslash, double quote and line
 // feed escaped.
 std::string escape_label_value(std::string_view value);
-void append_escaped(std::string& out, std::string_view value);
 
 // A sample value as the format writes it: the shortest decimal that reads
 // back as the same double, "+Inf", "-Inf" or "NaN".
 std::string format_value(double value);
-void append_value(std::string& out, double value);
 
 // Why a node's value is left out of topdown_node_ratio in an interval, or
 // empty when it is exported: "idle" (its scope ran nothing), "not_available",
