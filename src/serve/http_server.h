@@ -15,8 +15,9 @@
 
 namespace topdown::serve {
 
-// What clients can hold. Connections beyond `max_connections` in all, or
-// beyond `max_connections_per_client` from one address, are closed as they
+// What clients can hold. Connections beyond `max_connections` in all wait
+// in the kernel's listen queue (or are closed as they are accepted); beyond
+// `max_connections_per_client` from one address they are closed as they
 // are accepted. A connection must send a request's whole head (request
 // line and headers, after the TLS handshake) within `head_deadline` of
 // connecting or of its previous answer, and heads are at most

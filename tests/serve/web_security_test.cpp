@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <mutex>
+#include <thread>
 
 #include "serve/http_server.h"
 #include "serve/password_check.h"
@@ -32,6 +34,29 @@ TEST(PasswordCheck, PassesTheRightPasswordOnlyAndRemembersIt) {
   EXPECT_TRUE(check.remembered("alice", "wonderland"));
   EXPECT_FALSE(check.remembered("bob", "wonderland"));
   EXPECT_FALSE(check.remembered("alice", "wonderland "));
+}
+
+TEST(PasswordChecker, EveryCheckEndsOnceEvenWhenStopped) {
+  PasswordCheck check({{"alice", testing::bcrypt_hash("wonderland")}});
+  std::mutex mutex;
+  std::vector<std::optional<bool>> ends;
+  {
+    PasswordChecker checker(check);
+    for (const char* password : {"wonderland", "wrong", "wonderland"}) {
+      ASSERT_TRUE(checker.submit("alice", password, [&](std::optional<bool> passed) {
+        std::lock_guard lock(mutex);
+        ends.push_back(passed);
+      }));
+    }
+    checker.stop();
+    EXPECT_FALSE(checker.submit("alice", "wonderland", [](std::optional<bool>) { ADD_FAILURE() << "called"; }));
+  }
+  // Each ended once, in order: checked (only the second is wrong), or told
+  // that the checker stopped first.
+  ASSERT_EQ(ends.size(), 3u);
+  for (size_t i = 0; i < ends.size(); ++i) {
+    if (ends[i]) EXPECT_EQ(*ends[i], i != 1) << i;
+  }
 }
 
 // A server with the users and headers of `web`.
@@ -76,6 +101,25 @@ TEST(BasicAuth, TheRightPasswordIsServedAgainAndAgain) {
   }
   EXPECT_EQ(client.get("/nowhere").status, 404);
   EXPECT_EQ(client.get("/nowhere").header("X-Frame-Options"), "deny");
+}
+
+// A request whose password is being checked (bcrypt at cost 12, most of a
+// second) when the server stops: libmicrohttpd must not stop with the
+// connection suspended. The request ends, answered or not.
+TEST(BasicAuth, StoppingWhileAPasswordIsCheckedEndsTheRequest) {
+  WebConfig web;
+  web.users = {{"prometheus", testing::bcrypt_hash("s3cret", 12)}};
+  Guarded g(web);
+  HttpResponse answer;
+  std::thread client([&] {
+    HttpClient checked(g.server.port());
+    checked.user("prometheus", "s3cret");
+    answer = checked.get("/healthz");
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  g.server.stop();
+  client.join();
+  EXPECT_TRUE(answer.status == 0 || answer.status == 200 || answer.status == 503) << answer.status;
 }
 
 // TLS from a configuration file, as --web-config gives it.
