@@ -55,7 +55,9 @@ TEST(PasswordChecker, EveryCheckEndsOnceEvenWhenStopped) {
   // that the checker stopped first.
   ASSERT_EQ(ends.size(), 3u);
   for (size_t i = 0; i < ends.size(); ++i) {
-    if (ends[i]) EXPECT_EQ(*ends[i], i != 1) << i;
+    if (ends[i]) {
+      EXPECT_EQ(*ends[i], i != 1) << i;
+    }
   }
 }
 
