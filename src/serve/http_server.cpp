@@ -176,6 +176,7 @@ MHD_Result HttpServer::Impl::respond(MHD_Connection* connection, const RequestSt
 
 std::optional<MHD_Result> HttpServer::Impl::authenticate(MHD_Connection* connection, RequestState& request) {
   using Password = RequestState::Password;
+  bool suspended = false;
   if (request.password == Password::Unchecked) {
     char* password = nullptr;
     char* user = MHD_basic_auth_get_username_password(connection, &password);
@@ -186,6 +187,7 @@ std::optional<MHD_Result> HttpServer::Impl::authenticate(MHD_Connection* connect
         request.password = Password::Checking;
         // Suspended before the checker can resume it: the check cannot end first.
         MHD_suspend_connection(connection);
+        suspended = true;
         const bool queued = checker->submit(user, password, [connection, &request](std::optional<bool> passed) {
           request.password = !passed ? Password::Stopping : *passed ? Password::Passed : Password::Failed;
           MHD_resume_connection(connection);
@@ -204,16 +206,13 @@ std::optional<MHD_Result> HttpServer::Impl::authenticate(MHD_Connection* connect
     }
     if (user != nullptr) MHD_free(user);
   }
-  switch (request.password.load()) {
-    case Password::Checking:
-    case Password::Unchecked:
-      return MHD_YES;  // called again when resumed
-    case Password::Passed:
-      return std::nullopt;
-    case Password::Stopping:
-      return respond(connection, request, MHD_HTTP_SERVICE_UNAVAILABLE, "stopping\n", "text/plain");
-    case Password::Failed:
-      break;
+  // A suspended connection takes no answer: this is called again once it is
+  // resumed, whatever the check's end.
+  if (suspended) return MHD_YES;
+  const Password checked = request.password;
+  if (checked == Password::Passed) return std::nullopt;
+  if (checked == Password::Stopping) {
+    return respond(connection, request, MHD_HTTP_SERVICE_UNAVAILABLE, "stopping\n", "text/plain");
   }
   return respond(connection, request, MHD_HTTP_UNAUTHORIZED, "unauthorized: give a user and password\n", "text/plain",
                  {{MHD_HTTP_HEADER_WWW_AUTHENTICATE, R"(Basic realm="topdown", charset="UTF-8")"}});
