@@ -152,6 +152,10 @@ int main(int argc, char** argv) {
   report_command->add_option("--min-share", profiled.min_share_percent,
                              "Flag only functions with at least P% of the clockticks (default 5)");
   report_command->add_option("--sort", profiled.sort_node, "Order functions by this node's slots");
+  report_command->add_flag("--children", profiled.children,
+                           "Also each function's tree from every sample with it on the call stack (record -g)");
+  report_command->add_option("--callers", profiled.callers, "The call paths into FUNC, each with its tree");
+  report_command->add_option("--pprof", profiled.pprof, "Also write the profile as gzipped profile.proto to FILE");
   ServeOptions served;
   auto* serve_command = add_serve_command(app, served);
   CompareOptions compared;

@@ -73,9 +73,16 @@ std::string perf_stat_commands(const schedule::Plan& plan, const std::vector<std
 }
 
 std::string perf_record_command(const schedule::Plan& plan, const std::vector<std::string>& command,
-                                const perf::SampleRate& rate) {
-  const std::string rate_option =
+                                const perf::SampleRate& rate, const perf::CallStacks& call_stacks) {
+  std::string rate_option =
       rate.frequency != 0 ? "-F " + std::to_string(rate.frequency) : "-c " + std::to_string(rate.period);
+  if (call_stacks.mode == perf::CallGraph::FramePointers) rate_option += " -g";
+  if (call_stacks.mode == perf::CallGraph::Dwarf) {
+    rate_option += " --call-graph dwarf," + std::to_string(call_stacks.stack_bytes);
+  }
+  if (call_stacks.mode != perf::CallGraph::None && call_stacks.max_stack != perf::kDefaultMaxStack) {
+    rate_option += " --max-stack " + std::to_string(call_stacks.max_stack);
+  }
   std::string events;
   for (const schedule::Group& group : plan.groups) {
     if (!is_uncore(group)) events += " -e " + shell_quote("{" + group_members(group) + "}:S");

@@ -25,8 +25,9 @@ namespace topdown::cli {
 
 // The `perf record` line that samples the plan's core groups as `topdown
 // record` does: one `-e '{...}:S'` per group (leader sampling), at `rate`,
-// running `command`. Uncore groups cannot sample a task and are left out.
+// with `call_stacks`, running `command`. Uncore groups cannot sample a task
+// and are left out.
 std::string perf_record_command(const schedule::Plan& plan, const std::vector<std::string>& command,
-                                const perf::SampleRate& rate);
+                                const perf::SampleRate& rate, const perf::CallStacks& call_stacks);
 
 }  // namespace topdown::cli

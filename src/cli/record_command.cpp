@@ -64,6 +64,15 @@ CLI::App* add_record_command(CLI::App& app, settings::RecordOptions& options) {
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62))
       ->excludes(frequency);
   command->add_option("-o,--output", options.output, "Data file to write (default topdown.data)");
+  auto* frame_pointers =
+      command->add_flag("-g", options.frame_pointers, "Record each sample's callers from the frame pointers");
+  command
+      ->add_option("--call-graph", options.call_graph,
+                   "Record callers: fp (as -g), or dwarf[,SIZE] (copy SIZE bytes of stack, default 8192, and "
+                   "unwind at report)")
+      ->excludes(frame_pointers);
+  command->add_option("--max-stack", options.max_stack, "Frames of a call stack at most (default 127)")
+      ->check(CLI::Range(1, 1024));
   command->add_flag("-a,--all-cpus", live.system_wide, "Sample everything on every online CPU");
   command->add_option("-C,--cpus", live.cpu_list, "Sample everything on these CPUs (0-3,6)");
   command->add_option("-p,--pid", live.pids, "Sample these running processes (PID[,PID])")
@@ -85,14 +94,16 @@ int run_record(const RecordOptions& options) {
   const schedule::Plan plan =
       schedule::make_plan(context.model, planning.vars, planning.selection, context.resolver, planning.budget);
   const perf::SampleRate rate = settings::sample_rate(options);
+  const perf::CallStacks call_stacks = settings::call_stacks(options);
   if (live.print_perf) {
-    emit("", perf_record_command(plan, live.command, rate));
+    emit("", perf_record_command(plan, live.command, rate, call_stacks));
     return 0;
   }
   settings::check_recordable(options, context.cpu, context.model);
   const collect::Target target = settings::stat_target(live);
   sampling::Options sampling_options;
   sampling_options.rate = rate;
+  sampling_options.call_stacks = call_stacks;
   // Without kernel samples, time a function spends in the kernel (its page
   // faults, its system calls) would be charged to whichever function the
   // next user-mode sample lands in; so the kernel is sampled whenever the

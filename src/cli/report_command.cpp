@@ -16,7 +16,9 @@
 #include "common/strings.h"
 #include "eval/evaluate.h"
 #include "events/model_resolver.h"
+#include "pprof/pprof.h"
 #include "profile/attribute.h"
+#include "profile/call_stacks.h"
 #include "profile/name_samples.h"
 #include "profile/profile.h"
 #include "recording/data_file.h"
@@ -65,7 +67,7 @@ std::vector<std::string> recording_warnings(const recording::Recording& recordin
 
 report::Report function_report(const profile::FunctionResult& result, const profile::Profile& profile,
                                const recording::Recording& recording, const model::Model& model,
-                               const ProfileOptions& options) {
+                               const ProfileOptions& options, const std::string& tree = "self") {
   const profile::Function& function = result.function;
   report::RunInfo run;
   run.model_name = model.name;
@@ -87,9 +89,12 @@ report::Report function_report(const profile::FunctionResult& result, const prof
     sampled.lost_samples = recording.lost_samples;
     sampled.truncated = recording.truncated;
   }
+  sampled.tree = tree;
+  sampled.call_path = function.callers;
   run.sampled = std::move(sampled);
-  std::string scope = function.name;
+  std::string scope = function.callers.empty() ? function.name : join(function.callers, " > ");
   if (!whole) scope += " [" + function.module + "]";
+  if (tree == "children") scope += " (children)";
   return {printable(scope), result.evaluation, function.counts, std::move(run)};
 }
 
@@ -146,6 +151,8 @@ std::string locate_csv(const std::optional<profile::Locate>& locate, const recor
                              "",
                              locate->sample_events ? "sample_events" : "node_events",
                              "",
+                             "",
+                             "",
                              ""};
     out += report::csv_line(fields);
   }
@@ -193,6 +200,31 @@ void symbolize(recording::Recording& recording) {
   symbols::Symbolizer symbolizer;
   profile::name_samples(recording, symbolizer);
   for (const std::string& warning : symbolizer.warnings()) recording.warnings.push_back(warning);
+}
+
+// --children and --callers: the trees of the call stacks, by the tree's name.
+std::vector<std::pair<std::string, std::vector<profile::FunctionResult>>> call_stack_trees(
+    const recording::Recording& recording, const ProfileOptions& options, const eval::Evaluator& evaluator,
+    const model::Dependencies& dependencies, const profile::Options& profile_options) {
+  std::vector<std::pair<std::string, std::vector<profile::FunctionResult>>> trees;
+  if (!options.children && options.callers.empty()) return trees;
+  if (recording.header.call_graph == recording::CallGraph::None) {
+    throw Error(
+        fmt::format("{} has no call stacks for --children or --callers: record with -g or --call-graph "
+                    "dwarf (perf record -g for perf script)",
+                    options.file));
+  }
+  if (options.children) {
+    trees.emplace_back("children",
+                       profile::analyse_functions(recording.header, profile::attribute_children(recording).functions,
+                                                  evaluator, dependencies, profile_options));
+  }
+  if (!options.callers.empty()) {
+    profile::Attribution paths = profile::attribute_callers(recording, options.callers, options.file);
+    trees.emplace_back("callers", profile::analyse_functions(recording.header, std::move(paths.functions), evaluator,
+                                                             dependencies, profile_options));
+  }
+  return trees;
 }
 
 }  // namespace topdown::cli
@@ -247,6 +279,13 @@ int run_report(const ProfileOptions& options) {
       reports.push_back(function_report(function, profile, recording, model, options));
     }
   }
+  for (const auto& [tree, functions] : call_stack_trees(recording, options, evaluator, dependencies, profile_options)) {
+    for (const auto& function : functions) {
+      if (function.hot || options.report.verbose || tree == "callers") {
+        reports.push_back(function_report(function, profile, recording, model, options, tree));
+      }
+    }
+  }
   report::Layout layout = report_layout(options.report, false, true);
   layout.sampled = true;
   report::ReportWriter writer(layout);
@@ -260,6 +299,10 @@ int run_report(const ProfileOptions& options) {
       break;
     default:
       out += locate_text(profile.locate, recording);
+  }
+  if (!options.pprof.empty()) {
+    pprof::write_pprof(options.pprof, recording, profile,
+                       {fmt::format("{}: {}", model.name, model.title), options.file});
   }
   emit(options.report.output, out);
   // The page draws the whole program and each function as units, so the

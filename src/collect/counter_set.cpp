@@ -30,6 +30,29 @@ std::string where_text(const Placement& where) {
   return where.attached ? fmt::format("process {}: ", where.pid) : "";
 }
 
+// An uncore group counts its socket, on the CPU of each socket its PMU
+// names (opened elsewhere the kernel would move it there, and each CPU
+// would count the socket again); a task has no uncore count.
+bool counts_here(const CounterGroup& group, const Placement& where) {
+  const events::Encoding& leader = group.events.front();
+  if (leader.uncore && (where.cpu < 0 || !where.cgroup.empty())) return false;
+  if (leader.uncore && !leader.uncore_cpus.empty() &&
+      std::find(leader.uncore_cpus.begin(), leader.uncore_cpus.end(), where.cpu) == leader.uncore_cpus.end()) {
+    return false;
+  }
+  return where.cpu < 0 || group.cpus.empty() ||
+         std::find(group.cpus.begin(), group.cpus.end(), where.cpu) != group.cpus.end();
+}
+
+// The perf types a group opens on: each box of a unit registered box by box
+// (their counts are added up, as perf's merged uncore counts are), else the
+// group's own PMU.
+std::vector<std::optional<uint32_t>> box_types_of(const CounterGroup& group) {
+  const std::vector<uint32_t>& boxes = group.events.front().box_types;
+  if (boxes.empty()) return {std::nullopt};
+  return {boxes.begin(), boxes.end()};
+}
+
 }  // namespace
 
 CounterSet::CounterSet(const std::vector<CounterGroup>& groups, const std::vector<Placement>& placements,
@@ -40,33 +63,39 @@ CounterSet::CounterSet(const std::vector<CounterGroup>& groups, const std::vecto
     placements_.push_back(where);
     bool vanished = false;
     for (const CounterGroup& group : groups) {
-      const bool elsewhere = where.cpu >= 0 && !group.cpus.empty() &&
-                             std::find(group.cpus.begin(), group.cpus.end(), where.cpu) == group.cpus.end();
-      if (elsewhere) continue;
-      OpenGroup open{placement, {}, perf::Group({where.pid, where.cpu, !where.cgroup.empty()}), {}};
-      for (const events::Encoding& encoding : group.events) {
-        if (encoding.type == events::Encoding::kAbsentPmu) {
-          throw Error("cannot count '" + encoding.name + "': this machine has no PMU '" + encoding.pmu +
-                      "' (the event is for another CPU); choose the model of this CPU or leave out --cpu");
-        }
-        const int err = open.group.add(make_attr(encoding, options, open.group.empty(), start));
-        // A thread of an attached process may end while we open its counters.
-        if (err == ESRCH && where.cpu < 0) {
-          vanished = true;
-          break;
-        }
-        if (err != 0) {
-          throw Error(where_text(where) + perf::explain_open_failure(err, encoding.perf_event(options.include_kernel),
-                                                                     perf::kSysfsDevices, read_paranoid()));
-        }
-        open.keys.push_back(group.copies.key_of(encoding.name));
-        open.exact_when_running.push_back(!where.cgroup.empty() && encoding.type == PERF_TYPE_SOFTWARE);
+      if (group.events.empty() || !counts_here(group, where)) continue;
+      for (const std::optional<uint32_t> box_type : box_types_of(group)) {
+        vanished = !open_group(group, placement, box_type, options, start);
+        if (vanished) break;
       }
-      if (!open.group.empty()) groups_.push_back(std::move(open));
       if (vanished) break;
     }
     if (groups_.size() == groups_before) placements_.pop_back();
   }
+}
+
+bool CounterSet::open_group(const CounterGroup& group, size_t placement, std::optional<uint32_t> box_type,
+                            const Options& options, Start start) {
+  const Placement& where = placements_[placement];
+  OpenGroup open{placement, {}, perf::Group({where.pid, where.cpu, !where.cgroup.empty()}), {}};
+  for (events::Encoding encoding : group.events) {
+    if (encoding.type == events::Encoding::kAbsentPmu) {
+      throw Error("cannot count '" + encoding.name + "': this machine has no PMU '" + encoding.pmu +
+                  "' (the event is for another CPU); choose the model of this CPU or leave out --cpu");
+    }
+    if (box_type) encoding.type = *box_type;
+    const int err = open.group.add(make_attr(encoding, options, open.group.empty(), start));
+    // A thread of an attached process may end while we open its counters.
+    if (err == ESRCH && where.cpu < 0) return false;
+    if (err != 0) {
+      throw Error(where_text(where) + perf::explain_open_failure(err, encoding.perf_event(options.include_kernel),
+                                                                 perf::kSysfsDevices, read_paranoid()));
+    }
+    open.keys.push_back(group.copies.key_of(encoding.name));
+    open.exact_when_running.push_back(!where.cgroup.empty() && encoding.type == PERF_TYPE_SOFTWARE);
+  }
+  if (!open.group.empty()) groups_.push_back(std::move(open));
+  return true;
 }
 
 void CounterSet::enable() const {

@@ -4,6 +4,7 @@
 // collect stage.
 #include <sys/types.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,11 @@ class CounterSet {
     // replaced by its running time rather than used to scale it.
     std::vector<bool> exact_when_running;
   };
+  // Opens `group` on placements_[placement], on `box_type` when given; false
+  // when the placement's thread ended meanwhile.
+  bool open_group(const CounterGroup& group, size_t placement, std::optional<uint32_t> box_type, const Options& options,
+                  Start start);
+
   std::vector<Placement> placements_;  // those with counters
   std::vector<OpenGroup> groups_;
 };

@@ -38,6 +38,14 @@ struct Encoding {
   // general counter.
   std::optional<int> fixed_counter;
   bool uncore = false;  // counted per socket, not per thread
+  // A server's uncore unit the kernel registers once per box (uncore_cha_0,
+  // uncore_cha_1, ...; `pmu` is then the family's name, uncore_cha): the event
+  // is opened on every box, each its own perf type, and the boxes' counts
+  // are added up. Empty for a PMU registered once, or one this machine lacks.
+  std::vector<uint32_t> box_types;
+  // The CPUs an uncore PMU counts on (its cpumask: one per socket or die),
+  // where the collector opens it; empty for other PMUs.
+  std::vector<int> uncore_cpus;
   // One of Intel's PERF_METRICS fields (Ice Lake on): it takes no counter,
   // reads as slots, and must be in a group led by TOPDOWN.SLOTS.
   bool topdown_metric = false;

@@ -57,6 +57,10 @@ bool parse_modifier(std::string_view item, Modifiers& modifiers) {
     modifiers.percore = true;
     return true;
   }
+  if (item == "one_unit") {
+    modifiers.one_box = true;
+    return true;
+  }
   // perfmon's spelling of an OFFCORE_RESPONSE event with another MSR value;
   // model formulas escape its '=' as "\=".
   for (std::string_view prefix : {"ocr_msr_val=", "ocr_msr_val\\="}) {
@@ -136,7 +140,8 @@ Modifiers parse_suffix_modifiers(std::string_view suffix, std::string_view event
 }
 
 void apply_modifiers(const Modifiers& modifiers, const PmuFormat& format, Encoding& encoding) {
-  if (modifiers.cmask) format.set(encoding, "cmask", *modifiers.cmask);
+  // Uncore PMUs call the counter mask "thresh".
+  if (modifiers.cmask) format.set(encoding, format.knows("cmask") ? "cmask" : "thresh", *modifiers.cmask);
   if (modifiers.invert) format.set(encoding, "inv", *modifiers.invert);
   if (modifiers.edge) format.set(encoding, "edge", *modifiers.edge);
   if (modifiers.equal) format.set(encoding, "eq", *modifiers.equal);
@@ -151,6 +156,10 @@ void apply_modifiers(const Modifiers& modifiers, const PmuFormat& format, Encodi
   if (modifiers.precise > 0) encoding.precise = modifiers.precise;
   encoding.percore = encoding.percore || modifiers.percore;
   if (modifiers.offcore_response) encoding.config1 = *modifiers.offcore_response;
+  if (modifiers.one_box && (!encoding.box_types.empty() || encoding.type == Encoding::kAbsentPmu)) {
+    encoding.pmu += "_0";
+    encoding.box_types.resize(std::min<size_t>(encoding.box_types.size(), 1));
+  }
 }
 
 }  // namespace topdown::events

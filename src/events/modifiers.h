@@ -1,6 +1,6 @@
 #pragma once
 // Event modifiers: TMA style (":c1", ":i1", ":e1", ":eq1", ":u0xE4", ":SUP", ":USER",
-// ":p", ":percore", ":ocr_msr_val=0x10003c0001") and perf style ("u", "k", "pp", also combined as "upp").
+// ":p", ":percore", ":ocr_msr_val=0x10003c0001", ":one_unit") and perf style ("u", "k", "pp", also combined as "upp").
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -21,6 +21,9 @@ struct Modifiers {
   int precise = 0;
   bool percore = false;
   std::optional<uint64_t> offcore_response;  // ":ocr_msr_val=0x..": the OFFCORE_RESPONSE MSR value
+  // ":one_unit" (perfmon's): an uncore event counted on its PMU's first box
+  // only, for what every box counts alike (the uncore clock).
+  bool one_box = false;
 };
 
 // Adds one modifier item (without its ':') to `modifiers`; false, leaving

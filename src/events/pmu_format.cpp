@@ -72,6 +72,19 @@ PmuFormat PmuFormat::builtin_x86_core(cpu::Vendor vendor) {
   return format;
 }
 
+PmuFormat PmuFormat::builtin_intel_uncore(std::string pmu) {
+  PmuFormat format;
+  format.pmu_name_ = std::move(pmu);
+  const std::string_view origin = "built-in Intel uncore format";
+  format.add_term("event", "config:0-7", origin);
+  format.add_term("umask", "config:8-15,32-55", origin);
+  format.add_term("edge", "config:18", origin);
+  format.add_term("inv", "config:23", origin);
+  format.add_term("thresh", "config:24-31", origin);
+  format.add_term("cmask", "config:24-31", origin);  // the client units' name for it
+  return format;
+}
+
 void PmuFormat::add_term(const std::string& term, std::string_view description, std::string_view origin) {
   const auto reject = [&]() {
     throw Error(std::string(origin) + ": format '" + std::string(description) + "' is not like config:0-7,32-35");

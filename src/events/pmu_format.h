@@ -21,6 +21,11 @@ class PmuFormat {
   static PmuFormat from_directory(const std::filesystem::path& format_dir);
   // The x86 core layout the kernel would publish, for hosts without sysfs.
   static PmuFormat builtin_x86_core(cpu::Vendor vendor);
+  // The layout Intel's uncore units publish (Ice Lake and Sapphire Rapids
+  // servers: the unit mask's extension above bit 32, the counter mask named
+  // thresh), for another CPU's uncore events: the client units' terms sit in
+  // the same bits.
+  static PmuFormat builtin_intel_uncore(std::string pmu);
 
   // Adds a term from its sysfs description, e.g. "config:0-7,32-35".
   // `origin` names the description in errors.

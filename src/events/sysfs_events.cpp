@@ -29,12 +29,21 @@ fs::path SysfsPmus::pmu_dir(std::string_view pmu) const { return devices_dir_ / 
 const SysfsPmus::PmuFacts& SysfsPmus::facts(std::string_view pmu) const {
   const std::lock_guard lock(facts_mutex_);
   if (const auto known = facts_.find(pmu); known != facts_.end()) return known->second;
+  PmuFacts read = fs::exists(pmu_dir(pmu) / "type") ? single_facts(pmu) : family_facts(pmu);
+  return facts_.emplace(std::string(pmu), std::move(read)).first->second;
+}
+
+SysfsPmus::PmuFacts SysfsPmus::single_facts(std::string_view pmu) const {
   PmuFacts read;
   const fs::path type_file = pmu_dir(pmu) / "type";
   if (const auto text = cpu::read_first_line(type_file)) {
     read.type = static_cast<uint32_t>(parse_number(*text, type_file.string()));
   }
-  read.uncore = pmu != core_pmu_ && fs::exists(pmu_dir(pmu) / "cpumask");
+  const fs::path cpumask = pmu_dir(pmu) / "cpumask";
+  read.uncore = pmu != core_pmu_ && fs::exists(cpumask);
+  if (read.uncore) {
+    read.cpus = cpu::parse_index_list(cpu::read_first_line(cpumask).value_or(""), cpumask.string());
+  }
   const fs::path format_dir = pmu_dir(pmu) / "format";
   if (fs::is_directory(format_dir)) {
     read.format = PmuFormat::from_directory(format_dir);
@@ -43,7 +52,33 @@ const SysfsPmus::PmuFacts& SysfsPmus::facts(std::string_view pmu) const {
   } else {
     read.format.set_pmu_name(std::string(pmu));
   }
-  return facts_.emplace(std::string(pmu), std::move(read)).first->second;
+  return read;
+}
+
+SysfsPmus::PmuFacts SysfsPmus::family_facts(std::string_view family) const {
+  const std::string prefix = std::string(family) + "_";
+  std::vector<std::pair<unsigned long, std::string>> boxes;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(devices_dir_, error)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with(prefix) || name.size() == prefix.size()) continue;
+    const std::string number = name.substr(prefix.size());
+    if (number.find_first_not_of("0123456789") != std::string::npos) continue;
+    boxes.emplace_back(std::stoul(number), name);
+  }
+  std::sort(boxes.begin(), boxes.end());
+  if (boxes.empty()) return single_facts(family);  // not registered (the core PMU's built-in layout still applies)
+  PmuFacts read = single_facts(boxes.front().second);
+  read.format.set_pmu_name(std::string(family));
+  for (const auto& box : boxes) {
+    if (const auto type = single_facts(box.second).type) read.box_types.push_back(*type);
+  }
+  return read;
+}
+
+PmuFormat SysfsPmus::absent_format(std::string_view pmu) const {
+  if (pmu.starts_with("uncore_")) return PmuFormat::builtin_intel_uncore(std::string(pmu));
+  return PmuFormat::builtin_x86_core(vendor_);
 }
 
 uint32_t SysfsPmus::type(std::string_view pmu) const {
@@ -57,7 +92,7 @@ uint32_t SysfsPmus::type(std::string_view pmu) const {
 PmuFormat SysfsPmus::format(std::string_view pmu) const { return facts(pmu).format; }
 
 PmuFormat SysfsPmus::modifier_format(const Encoding& encoding) const {
-  if (encoding.type == Encoding::kAbsentPmu) return PmuFormat::builtin_x86_core(vendor_);
+  if (encoding.type == Encoding::kAbsentPmu) return absent_format(encoding.pmu);
   return format(encoding.pmu);
 }
 
@@ -98,8 +133,11 @@ Encoding SysfsPmus::encode(const PmuSpelling& spelling, std::string_view request
   encoding.pmu = pmu;
   const bool absent = pmu_may_be_absent && pmu != core_pmu_ && !facts(pmu).type;
   encoding.type = absent ? Encoding::kAbsentPmu : type(pmu);
-  encoding.uncore = facts(pmu).uncore;
-  const PmuFormat pmu_format = absent ? PmuFormat::builtin_x86_core(vendor_) : format(pmu);
+  const PmuFacts& pmu_facts = facts(pmu);
+  encoding.uncore = pmu_facts.uncore;
+  encoding.box_types = pmu_facts.box_types;
+  encoding.uncore_cpus = pmu_facts.cpus;
+  const PmuFormat pmu_format = absent ? absent_format(pmu) : pmu_facts.format;
   for (const PmuTerm& term : spelling.terms) {
     pack_term(pmu_format, term, pmu, encoding, true);
   }

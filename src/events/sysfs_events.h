@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cpu/cpu_info.h"
 #include "events/event.h"
@@ -53,7 +54,14 @@ class SysfsPmus {
     std::optional<uint32_t> type;  // nullopt when the PMU is not registered
     bool uncore = false;           // it has a cpumask: counted per socket
     PmuFormat format;
+    std::vector<uint32_t> box_types;  // Encoding::box_types: a family's boxes, in box order
+    std::vector<int> cpus;            // the cpumask of an uncore PMU
   };
+  // What a family registered box by box says (uncore_cha_0, uncore_cha_1,
+  // ...): the first box's facts, and every box's type.
+  PmuFacts family_facts(std::string_view family) const;
+  PmuFacts single_facts(std::string_view pmu) const;
+  PmuFormat absent_format(std::string_view pmu) const;
   const PmuFacts& facts(std::string_view pmu) const;
 
   std::filesystem::path devices_dir_;

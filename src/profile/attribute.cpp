@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
@@ -73,7 +74,8 @@ std::string clock_event(const recording::Header& header) {
   return header.groups.empty() ? "" : header.groups[0].events[0];
 }
 
-Attribution attribute(const recording::Recording& recording) {
+Attribution attribute_to(const recording::Recording& recording, const std::vector<FunctionName>& names,
+                         const std::function<void(const recording::Sample&, std::vector<uint32_t>&)>& charged) {
   const recording::Header& header = recording.header;
   Attribution result;
   result.clock_event = clock_event(header);
@@ -83,28 +85,16 @@ Attribution attribute(const recording::Recording& recording) {
     clock_slot.push_back(found == group.events.end() ? -1 : static_cast<int>(found - group.events.begin()));
   }
 
-  // Functions by (name, module): several symbols (source lines) feed one.
-  std::unordered_map<std::string, uint32_t> function_index;
-  std::vector<std::pair<std::string, std::string>> names;
-  auto function_of = [&](const std::string& name, const std::string& module) {
-    auto [entry, fresh] = function_index.try_emplace(name + '\0' + module, static_cast<uint32_t>(names.size()));
-    if (fresh) names.emplace_back(name, module);
-    return entry->second;
-  };
-  // Several symbols (source lines) of one function feed it.
-  std::vector<uint32_t> function_of_symbol;
-  for (const auto& symbol : recording.symbols)
-    function_of_symbol.push_back(function_of(symbol.function, symbol.module));
-  const uint32_t unknown = function_of(kUnknown, kUnknown);
-
   const Accumulator empty{std::vector<GroupTotals>(header.groups.size()), 0};
   std::vector<Accumulator> totals(names.size(), empty);
   Accumulator whole = empty;
   uint64_t first_time = UINT64_MAX;
   uint64_t last_time = 0;
+  std::vector<uint32_t> functions;
   for (const auto& sample : recording.samples) {
-    const uint32_t function = sample.symbol < function_of_symbol.size() ? function_of_symbol[sample.symbol] : unknown;
-    add_sample(totals[function], sample, recording, clock_slot);
+    functions.clear();
+    charged(sample, functions);
+    for (const uint32_t function : functions) add_sample(totals[function], sample, recording, clock_slot);
     add_sample(whole, sample, recording, clock_slot);
     first_time = std::min(first_time, sample.time);
     last_time = std::max(last_time, sample.time);
@@ -114,8 +104,9 @@ Attribution attribute(const recording::Recording& recording) {
   result.whole.share = whole.clock > 0 ? 1.0 : 0.0;
   if (last_time > first_time) result.whole.counts.duration_s = static_cast<double>(last_time - first_time) * 1e-9;
   for (uint32_t i = 0; i < names.size(); ++i) {
-    Function function = finish(totals[i], header, names[i].first, names[i].second);
+    Function function = finish(totals[i], header, names[i].name, names[i].module);
     if (function.samples == 0) continue;  // the unknown entry when every sample was named
+    function.callers = names[i].callers;
     function.share = whole.clock > 0 ? function.clock / whole.clock : 0.0;
     // A function's wall time is its share of the clock: what rates per
     // second (faults/s) and time-based nodes of the function are over.
@@ -125,9 +116,27 @@ Attribution attribute(const recording::Recording& recording) {
   std::sort(result.functions.begin(), result.functions.end(), [](const Function& x, const Function& y) {
     if (x.share != y.share) return x.share > y.share;
     if (x.samples != y.samples) return x.samples > y.samples;
-    return std::tie(x.name, x.module) < std::tie(y.name, y.module);
+    return std::tie(x.name, x.module, x.callers) < std::tie(y.name, y.module, y.callers);
   });
   return result;
+}
+
+uint32_t FunctionNames::index(const std::string& name, const std::string& module) {
+  auto [entry, fresh] = index_.try_emplace(name + '\0' + module, static_cast<uint32_t>(names_.size()));
+  if (fresh) names_.push_back({name, module, {}});
+  return entry->second;
+}
+
+Attribution attribute(const recording::Recording& recording) {
+  // Functions by (name, module): several symbols (source lines) feed one.
+  FunctionNames names;
+  std::vector<uint32_t> function_of_symbol;
+  for (const auto& symbol : recording.symbols)
+    function_of_symbol.push_back(names.index(symbol.function, symbol.module));
+  const uint32_t unknown = names.index(kUnknown, kUnknown);
+  return attribute_to(recording, names.all(), [&](const recording::Sample& sample, std::vector<uint32_t>& charged) {
+    charged.push_back(sample.symbol < function_of_symbol.size() ? function_of_symbol[sample.symbol] : unknown);
+  });
 }
 
 }  // namespace topdown::profile

@@ -2,7 +2,9 @@
 // Per-function counts of a sampled run: each group sample's deltas charged
 // to the function at its ip, in the same keys as `stat` counts them.
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "counts/counts.h"
@@ -22,6 +24,27 @@ struct Function {
   uint64_t samples = 0;                 // of every group
   double clock = 0;                     // deltas of the clock event
   double share = 0;                     // clock over the whole run's clock (0 without a clock event)
+  // report --callers: the call path into the function, outermost caller
+  // first, the function last; empty otherwise.
+  std::vector<std::string> callers;
+};
+
+// What a sample can be charged to: a function, or a call path into one.
+struct FunctionName {
+  std::string name;
+  std::string module;
+  std::vector<std::string> callers;  // Function::callers
+};
+
+// Functions numbered in the order first named.
+class FunctionNames {
+ public:
+  uint32_t index(const std::string& name, const std::string& module);
+  const std::vector<FunctionName>& all() const { return names_; }
+
+ private:
+  std::unordered_map<std::string, uint32_t> index_;
+  std::vector<FunctionName> names_;
 };
 
 struct Attribution {
@@ -40,5 +63,11 @@ std::string clock_event(const recording::Header& header);
 // (samples without one are "[unknown]": name them first, see name_samples).
 // A group that says nothing of its times is taken as counted all the time.
 Attribution attribute(const recording::Recording& recording);
+
+// Charges every sample to each of the `names` that `charged` lists for it
+// (indices, each at most once): the sum of every sample is `whole` however
+// many names a sample feeds.
+Attribution attribute_to(const recording::Recording& recording, const std::vector<FunctionName>& names,
+                         const std::function<void(const recording::Sample&, std::vector<uint32_t>&)>& charged);
 
 }  // namespace topdown::profile

@@ -160,26 +160,34 @@ std::map<std::string, int, std::less<>> node_groups(const recording::Header& hea
   return groups;
 }
 
-Profile analyse(const recording::Recording& recording, Attribution attribution, const eval::Evaluator& evaluator,
-                const model::Dependencies& dependencies, const Options& options) {
+std::vector<FunctionResult> analyse_functions(const recording::Header& header, std::vector<Function> functions,
+                                              const eval::Evaluator& evaluator, const model::Dependencies& dependencies,
+                                              const Options& options) {
   const auto& nodes = evaluator.nodes();
   if (!options.sort_node.empty() && std::find(nodes.begin(), nodes.end(), options.sort_node) == nodes.end()) {
     throw Error("--sort " + options.sort_node + ": not a node of this report; name one it shows (-l or -v for more)");
   }
-  const recording::Header& header = recording.header;
   const auto groups = node_groups(header, dependencies, nodes);
-  Profile profile;
-  profile.clock_event = attribution.clock_event;
-  profile.whole = evaluate(std::move(attribution.whole), header, dependencies, evaluator, groups, options, true);
-  for (Function& function : attribution.functions) {
-    profile.functions.push_back(evaluate(std::move(function), header, dependencies, evaluator, groups, options, false));
+  std::vector<FunctionResult> results;
+  for (Function& function : functions) {
+    results.push_back(evaluate(std::move(function), header, dependencies, evaluator, groups, options, false));
   }
   if (!options.sort_node.empty()) {
-    std::stable_sort(profile.functions.begin(), profile.functions.end(),
-                     [&](const FunctionResult& a, const FunctionResult& b) {
-                       return slots_in(a, options.sort_node) > slots_in(b, options.sort_node);
-                     });
+    std::stable_sort(results.begin(), results.end(), [&](const FunctionResult& a, const FunctionResult& b) {
+      return slots_in(a, options.sort_node) > slots_in(b, options.sort_node);
+    });
   }
+  return results;
+}
+
+Profile analyse(const recording::Recording& recording, Attribution attribution, const eval::Evaluator& evaluator,
+                const model::Dependencies& dependencies, const Options& options) {
+  const recording::Header& header = recording.header;
+  Profile profile;
+  profile.clock_event = attribution.clock_event;
+  profile.functions = analyse_functions(header, std::move(attribution.functions), evaluator, dependencies, options);
+  const auto groups = node_groups(header, dependencies, evaluator.nodes());
+  profile.whole = evaluate(std::move(attribution.whole), header, dependencies, evaluator, groups, options, true);
   if (const eval::NodeResult* bottleneck = profile.whole.evaluation.bottleneck()) {
     profile.locate = locate(recording, *bottleneck->node, profile.clock_event, dependencies, options);
   }

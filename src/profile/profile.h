@@ -67,6 +67,13 @@ std::map<std::string, int, std::less<>> node_groups(const recording::Header& hea
                                                     const model::Dependencies& dependencies,
                                                     const std::vector<std::string>& nodes);
 
+// Each of `functions` (attribute_children, attribute_callers) evaluated as
+// analyse() evaluates a function, in their order or by Options::sort_node.
+// Throws Error when Options::sort_node is not one of the evaluated nodes.
+std::vector<FunctionResult> analyse_functions(const recording::Header& header, std::vector<Function> functions,
+                                              const eval::Evaluator& evaluator, const model::Dependencies& dependencies,
+                                              const Options& options);
+
 // `attribution` of `recording` (attribute()) evaluated with `evaluator`,
 // prepared with `dependencies`' choices and node_groups(). Throws Error when
 // Options::sort_node is not one of the evaluated nodes.

@@ -17,7 +17,8 @@ namespace {
 
 constexpr uint64_t kReadableSample = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
                                      PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
-                                     PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN;
+                                     PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
+                                     PERF_SAMPLE_STACK_USER;
 constexpr uint64_t kGroupRead = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
 
 // Thrown when a record ends before its fields do: its layout is not what
@@ -41,6 +42,13 @@ class Fields {
     if (at_ + bytes > record_.size()) throw ShortRecord{};
     at_ += bytes;
   }
+  // The next `bytes` bytes of the record, in place.
+  std::string_view bytes(std::size_t count) {
+    if (at_ + count > record_.size()) throw ShortRecord{};
+    const std::string_view taken = record_.substr(at_, count);
+    at_ += count;
+    return taken;
+  }
   std::size_t remaining() const { return record_.size() - at_; }
   std::size_t offset() const { return offset_; }
 
@@ -63,6 +71,7 @@ class Reader {
  public:
   Reader(const std::string& path, FileHeader file) : path_(path), file_(std::move(file)) {
     recording_.header = file_.header;
+    recording_.user_register_mask = file_.sample_regs_user;
     for (uint32_t stream = 0; stream < file_.streams.size(); ++stream) {
       const auto& ids = file_.streams[stream].ids;
       for (uint32_t position = 0; position < ids.size(); ++position) {
@@ -196,25 +205,64 @@ class Reader {
       recording_.values[sample.first_value + position] = value >= previous[position] ? value - previous[position] : 0;
       previous[position] = value;
     }
-    if ((type & PERF_SAMPLE_CALLCHAIN) != 0) sample.user_ip = user_entry(fields);
+    if ((type & PERF_SAMPLE_CALLCHAIN) != 0) callchain(fields, sample);
+    if ((type & PERF_SAMPLE_REGS_USER) != 0) user_registers(fields, sample);
+    if ((type & PERF_SAMPLE_STACK_USER) != 0) user_stack(fields, sample);
     recording_.samples.push_back(sample);
   }
 
-  // The first user-mode address of a sample's callchain: where the task
-  // entered the kernel when the sample is in the kernel (0 when none).
-  static uint64_t user_entry(Fields& fields) {
+  // The callchain's frames (the kernel's, then the user's) when call stacks
+  // were recorded, and the first user-mode address: where the task entered
+  // the kernel when the sample is in the kernel (0 when none).
+  void callchain(Fields& fields, Sample& sample) {
     const uint64_t entries = fields.u64();
-    uint64_t found = 0;
-    bool in_user = false;
+    // With --call-graph dwarf the user frames come from unwinding.
+    const bool keep_kernel = recording_.header.call_graph != CallGraph::None;
+    const bool keep_user = recording_.header.call_graph == CallGraph::FramePointers;
+    Frames& frames = recording_.frames;
+    sample.first_frame = static_cast<uint32_t>(frames.addresses.size());
+    uint64_t context = 0;
     for (uint64_t i = 0; i < entries; ++i) {
       const uint64_t entry = fields.u64();
       if (entry >= PERF_CONTEXT_MAX) {
-        in_user = entry == PERF_CONTEXT_USER;
-      } else if (in_user && found == 0) {
-        found = entry;
+        context = entry;
+        continue;
       }
+      const bool kernel = context == PERF_CONTEXT_KERNEL;
+      const bool user = context == PERF_CONTEXT_USER;
+      if (user && sample.user_ip == 0) sample.user_ip = entry;
+      if (!(kernel ? keep_kernel : user && keep_user) || sample.kernel_frames + sample.user_frames == UINT16_MAX) {
+        continue;
+      }
+      frames.addresses.push_back(entry);
+      ++(kernel ? sample.kernel_frames : sample.user_frames);
     }
-    return found;
+    frames.symbols.resize(frames.addresses.size(), kNoSymbol);
+  }
+
+  void user_registers(Fields& fields, Sample& sample) {
+    if (fields.u64() == PERF_SAMPLE_REGS_ABI_NONE) return;  // a kernel thread: no user registers
+    UserStack stack;
+    stack.first_register = recording_.stack_registers.size();
+    stack.registers = static_cast<uint32_t>(__builtin_popcountll(file_.sample_regs_user));
+    for (uint32_t i = 0; i < stack.registers; ++i) recording_.stack_registers.push_back(fields.u64());
+    sample.user_stack = static_cast<uint32_t>(recording_.user_stacks.size());
+    recording_.user_stacks.push_back(stack);
+  }
+
+  // The stack's copy: `size` bytes, of which the first `dyn_size` are the
+  // stack's (the rest is padding when the stack was shallower).
+  void user_stack(Fields& fields, Sample& sample) {
+    const uint64_t size = fields.u64();
+    if (size == 0) return;
+    const std::string_view copied = fields.bytes(size);
+    const uint64_t used = std::min(fields.u64(), size);
+    if (sample.user_stack == kNoStack) return;
+    UserStack& stack = recording_.user_stacks[sample.user_stack];
+    stack.first_byte = recording_.stack_bytes.size();
+    stack.bytes = static_cast<uint32_t>(used);
+    const auto* first = reinterpret_cast<const std::byte*>(copied.data());
+    recording_.stack_bytes.insert(recording_.stack_bytes.end(), first, first + used);
   }
 
   void mapping(const perf_event_header& header, Fields& fields) {
@@ -312,10 +360,10 @@ FileHeader read_file_start(const std::string& path, std::string_view bytes) {
   }
   uint32_t version = 0;
   std::memcpy(&version, bytes.data() + kMagic.size(), sizeof version);
-  if (version != kFormatVersion) {
+  if (version < kOldestFormatVersion || version > kFormatVersion) {
     throw Error(path + " is a data file of format version " + std::to_string(version) +
-                "; this topdown reads version " + std::to_string(kFormatVersion) +
-                ": read it with the topdown that wrote it");
+                "; this topdown reads versions " + std::to_string(kOldestFormatVersion) + " to " +
+                std::to_string(kFormatVersion) + ": read it with the topdown that wrote it");
   }
   const uint64_t length = load_u64(bytes, 16);
   if (length > bytes.size() - kFileStartBytes) {

@@ -75,6 +75,25 @@ SampledGroup group_from(const json& value) {
   return group;
 }
 
+constexpr std::pair<CallGraph, const char*> kCallGraphNames[] = {{CallGraph::None, "none"},
+                                                                 {CallGraph::FramePointers, "fp"},
+                                                                 {CallGraph::Dwarf, "dwarf"},
+                                                                 {CallGraph::PerfScript, "perf_script"}};
+
+const char* call_graph_name(CallGraph call_graph) {
+  for (const auto& [value, name] : kCallGraphNames) {
+    if (value == call_graph) return name;
+  }
+  return "none";
+}
+
+CallGraph call_graph_named(const json& value) {
+  for (const auto& [call_graph, name] : kCallGraphNames) {
+    if (value.get<std::string>() == name) return call_graph;
+  }
+  throw json::other_error::create(501, "an unknown call_graph", &value);
+}
+
 }  // namespace
 
 std::string encode_file_start(const FileHeader& file) {
@@ -94,6 +113,9 @@ std::string encode_file_start(const FileHeader& file) {
                          {"groups", groups},
                          {"sample_type", file.sample_type},
                          {"read_format", file.read_format},
+                         {"call_graph", call_graph_name(header.call_graph)},
+                         {"max_stack", header.max_stack},
+                         {"sample_regs_user", file.sample_regs_user},
                          {"streams", streams}};
   std::string text = document.dump();
   text.resize((text.size() + 7) / 8 * 8, ' ');
@@ -118,6 +140,12 @@ FileHeader parse_header_json(std::string_view text, const std::string& file) {
     for (const auto& group : document.at("groups")) header.groups.push_back(group_from(group));
     parsed.sample_type = integer<uint64_t>(document.at("sample_type"));
     parsed.read_format = integer<uint64_t>(document.at("read_format"));
+    // Version 1 files have neither: no call stacks.
+    if (document.contains("call_graph")) header.call_graph = call_graph_named(document.at("call_graph"));
+    if (document.contains("max_stack")) header.max_stack = integer<uint32_t>(document.at("max_stack"));
+    if (document.contains("sample_regs_user")) {
+      parsed.sample_regs_user = integer<uint64_t>(document.at("sample_regs_user"));
+    }
     for (const auto& value : document.at("streams")) {
       Stream stream;
       stream.group = integer<uint32_t>(value.at("group"));

@@ -13,7 +13,8 @@
 namespace topdown::recording {
 
 inline constexpr std::string_view kMagic = "TDRECORD";
-constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kFormatVersion = 2;  // 2: call stacks (call_graph, sample_regs_user)
+constexpr uint32_t kOldestFormatVersion = 1;
 // The file start before the JSON: magic, version, reserved u32, JSON length u64.
 constexpr std::size_t kFileStartBytes = 24;
 
@@ -38,8 +39,9 @@ struct Stream {
 
 struct FileHeader {
   Header header;
-  uint64_t sample_type = 0;  // perf_event_attr.sample_type of every event
-  uint64_t read_format = 0;  // perf_event_attr.read_format of every event
+  uint64_t sample_type = 0;       // perf_event_attr.sample_type of every event
+  uint64_t read_format = 0;       // perf_event_attr.read_format of every event
+  uint64_t sample_regs_user = 0;  // perf_event_attr.sample_regs_user (--call-graph dwarf)
   std::vector<Stream> streams;
 };
 

@@ -138,7 +138,10 @@ MemberLine parse_member(const std::vector<std::string_view>& tokens, std::string
   }
   line.event = tokens[event_index].substr(0, tokens[event_index].size() - 1);
   const size_t ip_index = event_index + 1;
-  auto ip = ip_index < tokens.size() ? number<uint64_t>(tokens[ip_index], 16) : std::nullopt;
+  // With callchains (perf record -g) the ip and symbol are the first frame's,
+  // on the lines that follow.
+  if (ip_index == tokens.size()) return line;
+  auto ip = number<uint64_t>(tokens[ip_index], 16);
   if (!ip) error.fail("no ip field after the event: " + remedy());
   line.ip = *ip;
   const std::string_view ip_token = tokens[ip_index];
@@ -187,6 +190,8 @@ struct FileGroup {
 // A sample as read: its group's members that the file printed.
 struct PendingSample {
   Sample sample;
+  uint64_t line_ip = 0;  // the ip its lines show (0 when the callchain gives it)
+  size_t line_number = 0;
   uint32_t first_member = 0;  // into Reader::members_
   uint32_t member_count = 0;
 };
@@ -222,6 +227,7 @@ class Reader {
             fmt::format("{}:{}: the last line is cut off: read the samples before it", path_, last_line));
       }
     }
+    finish_frame();
     finish_sample();
     if (pending_.empty()) throw Error(path_ + " holds no samples: " + remedy());
     build_groups();
@@ -232,6 +238,8 @@ class Reader {
   void read_line(std::string_view text, size_t line_number) {
     const std::string_view trimmed = trim(text);
     if (trimmed.empty()) {
+      finish_frame();
+      in_callchain_ = false;
       expect_source_line_ = false;
       return;
     }
@@ -248,22 +256,68 @@ class Reader {
     size_t time_index = 0;
     while (time_index < tokens.size() && !time_ns(tokens[time_index])) ++time_index;
     if (time_index == tokens.size()) {
-      // A callchain frame ("ip sym (dso)") or the srcline of the line before.
-      if (expect_source_line_ && tokens.size() == 1) {
+      // The srcline of the line before, or a callchain frame ("ip sym (dso)").
+      if (tokens.size() == 1 && (in_callchain_ || expect_source_line_)) {
         if (auto where = source_line(tokens[0])) {
-          source_file_ = where->first;
-          source_line_ = where->second;
+          if (frame_) {
+            frame_->file = where->first;
+            frame_->line = where->second;
+          } else if (expect_source_line_) {
+            source_file_ = where->first;
+            source_line_ = where->second;
+          }
         }
-      } else if (!number<uint64_t>(tokens[0], 16)) {
+        finish_frame();
+      } else if (auto address = number<uint64_t>(tokens[0], 16)) {
+        finish_frame();
+        in_callchain_ = true;
+        if (frames_are_the_samples_) {
+          MemberLine frame;
+          split_symbol(trimmed.substr(tokens[0].size()), frame);
+          frame_ = NamedFrame{*address, std::string(frame.function), std::string(frame.module), {}, 0};
+        }
+      } else {
         LineError(path_, line_number).fail("no time field: " + remedy());
       }
       expect_source_line_ = false;
       return;
     }
+    finish_frame();
+    in_callchain_ = false;
     const LineError error(path_, line_number);
     const MemberLine line = parse_member(tokens, trimmed, time_index, error);
     add_member(line, line_number);
     expect_source_line_ = true;
+  }
+
+  // A callchain frame of the open sample: the first is where it was taken.
+  void finish_frame() {
+    if (!frame_ || !open_) {
+      frame_.reset();
+      return;
+    }
+    if (frame_->function.empty()) frame_->function = "[unknown]";
+    if (frame_->module.empty()) frame_->module = "[unknown]";
+    Sample& sample = open_->sample;
+    const bool kernel = frame_->module == "[kernel.kallsyms]" || frame_->address >= kKernelStart;
+    if (sample.kernel_frames + sample.user_frames == 0) {
+      sample.first_frame = static_cast<uint32_t>(recording_.frames.addresses.size());
+      if (open_->line_ip == 0) {
+        sample.ip = frame_->address;
+        sample.kernel = kernel;
+        function_ = frame_->function;
+        module_ = frame_->module;
+        source_file_ = frame_->file;
+        source_line_ = frame_->line;
+      }
+    }
+    if (sample.kernel_frames + sample.user_frames < UINT16_MAX) {
+      ++(kernel && sample.user_frames == 0 ? sample.kernel_frames : sample.user_frames);
+      recording_.frames.addresses.push_back(frame_->address);
+      recording_.frames.symbols.push_back(lookup_symbol(frame_->function, frame_->module, frame_->file, frame_->line));
+      recording_.header.call_graph = CallGraph::PerfScript;
+    }
+    frame_.reset();
   }
 
   void read_header(std::string_view text) {
@@ -306,7 +360,7 @@ class Reader {
   bool joins_open_sample(const MemberLine& line) const {
     if (!open_) return false;
     const Sample& sample = open_->sample;
-    if (sample.tid != line.tid || sample.time != line.time || sample.ip != line.ip || sample.cpu != line.cpu) {
+    if (sample.tid != line.tid || sample.time != line.time || open_->line_ip != line.ip || sample.cpu != line.cpu) {
       return false;
     }
     if (group_of_leader(line.event)) return false;
@@ -334,9 +388,13 @@ class Reader {
   }
 
   void add_member(const MemberLine& line, size_t line_number) {
-    if (!joins_open_sample(line)) {
+    // A member's line repeats the leader's callchain.
+    frames_are_the_samples_ = !joins_open_sample(line);
+    if (frames_are_the_samples_) {
       finish_sample();
       open_.emplace();
+      open_->line_ip = line.ip;
+      open_->line_number = line_number;
       Sample& sample = open_->sample;
       sample.time = line.time;
       sample.pid = line.pid;
@@ -370,6 +428,7 @@ class Reader {
 
   void finish_sample() {
     if (!open_) return;
+    if (function_.empty()) LineError(path_, open_->line_number).fail("no ip field after the event: " + remedy());
     open_->sample.symbol = symbol_index();
     pending_.push_back(*open_);
     open_.reset();
@@ -384,22 +443,19 @@ class Reader {
         return last_symbol_;
       }
     }
-    last_symbol_ = lookup_symbol();
+    last_symbol_ = lookup_symbol(function_, module_, source_file_, source_line_);
     return last_symbol_;
   }
 
-  uint32_t lookup_symbol() {
-    key_.assign(function_);
+  uint32_t lookup_symbol(const std::string& function, const std::string& module, const std::string& file, int line) {
+    key_.assign(function);
     key_ += '\0';
-    key_ += module_;
+    key_ += module;
     key_ += '\0';
-    key_ += source_file_;
-    key_ += std::to_string(source_line_);
+    key_ += file;
+    key_ += std::to_string(line);
     auto [entry, fresh] = symbol_indexes_.try_emplace(key_, static_cast<uint32_t>(recording_.symbols.size()));
-    if (fresh) {
-      recording_.symbols.push_back(
-          NamedSymbol{std::string(function_), std::string(module_), std::string(source_file_), source_line_});
-    }
+    if (fresh) recording_.symbols.push_back(NamedSymbol{function, module, file, line, {}});
     return entry->second;
   }
 
@@ -486,6 +542,17 @@ class Reader {
   std::vector<std::pair<uint32_t, uint64_t>> members_;  // (member of its group, period) of every line
   std::vector<PendingSample> pending_;
   std::optional<PendingSample> open_;
+  // A callchain frame until its srcline line (or the next line) ends it.
+  struct NamedFrame {
+    uint64_t address = 0;
+    std::string function;
+    std::string module;
+    std::string file;
+    int line = 0;
+  };
+  std::optional<NamedFrame> frame_;
+  bool frames_are_the_samples_ = false;  // the last member line opened a sample: its callchain is the sample's
+  bool in_callchain_ = false;            // a frame line came since the last member line
   bool expect_source_line_ = false;
   std::string function_;
   std::string module_;

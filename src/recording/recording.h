@@ -3,6 +3,7 @@
 // own data file (`topdown record`, docs/record-format.md) or from `perf
 // script` output of a perf record with the same groups. The input of the
 // per-function profile (src/profile).
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -26,6 +27,10 @@ struct SampledGroup {
   uint64_t time_running = 0;
 };
 
+// How the samples' callers were recorded (record -g, --call-graph dwarf,
+// perf script's callchain lines), and so whether report can show callers.
+enum class CallGraph { None, FramePointers, Dwarf, PerfScript };
+
 // What the run was: enough to evaluate it again without the machine.
 struct Header {
   std::string model;    // model name (models/<name>.model) or the path given to --model
@@ -35,9 +40,12 @@ struct Header {
   bool smt_enabled = false;
   int cpus_online = 1;
   std::vector<SampledGroup> groups;
+  CallGraph call_graph = CallGraph::None;
+  uint32_t max_stack = 127;  // --max-stack: frames of a call stack at most (unwinding stops there)
 };
 
 constexpr uint32_t kNoSymbol = std::numeric_limits<uint32_t>::max();
+constexpr uint32_t kNoStack = std::numeric_limits<uint32_t>::max();
 
 // One sample of one group: where the leader overflowed, and what every event
 // of the group counted since the previous sample of the same stream (the
@@ -53,6 +61,32 @@ struct Sample {
   uint32_t group = 0;           // index into Header::groups
   uint32_t symbol = kNoSymbol;  // index into Recording::symbols when the file already named the function (perf script)
   uint32_t first_value = 0;     // deltas are values[first_value, first_value + groups[group].events.size())
+  // The call stack, innermost frame first (the sample's own place, then each
+  // caller's return address): Recording::frames[first_frame, first_frame +
+  // kernel_frames + user_frames), the kernel's frames before the user's.
+  // Empty without call stacks.
+  uint32_t first_frame = 0;
+  uint16_t kernel_frames = 0;
+  uint16_t user_frames = 0;
+  uint32_t user_stack = kNoStack;  // into Recording::user_stacks (--call-graph dwarf), until unwound
+};
+
+// A sample's user registers and stack copy, to unwind at report time
+// (record --call-graph dwarf): Recording::stack_registers[first_register,
+// + registers) in perf_regs order (Header's register mask), and
+// Recording::stack_bytes[first_byte, + bytes) from the stack pointer up.
+struct UserStack {
+  uint64_t first_register = 0;
+  uint64_t first_byte = 0;
+  uint32_t registers = 0;
+  uint32_t bytes = 0;
+};
+
+// The frames of every sample's call stack. Many samples share their frames'
+// addresses and so their names: both are kept once here, not per sample.
+struct Frames {
+  std::vector<uint64_t> addresses;  // as recorded: the leaf's ip, then return addresses
+  std::vector<uint32_t> symbols;    // into Recording::symbols, kNoSymbol until named (as addresses)
 };
 
 // A file mapped into a process (perf's MMAP2 record, or /proc/PID/maps of a
@@ -84,10 +118,11 @@ struct Task {
 // sym, dso and srcline fields, or the symbolizer's answer for an ip): one
 // entry per function, module and source line.
 struct NamedSymbol {
-  std::string function;  // as printed (demangled when perf demangled it)
-  std::string module;    // the dso, "[kernel.kallsyms]", "[unknown]"
-  std::string file;      // source file (perf script's srcline), empty when not known
-  int line = 0;          // 0 when not known
+  std::string function;                   // as printed (demangled when perf demangled it)
+  std::string module;                     // the dso, "[kernel.kallsyms]", "[unknown]"
+  std::string file;                       // source file (perf script's srcline), empty when not known
+  int line = 0;                           // 0 when not known
+  std::vector<std::string> inline_chain;  // the functions inlined at the place, innermost first (in `function`)
 };
 
 struct Recording {
@@ -97,8 +132,13 @@ struct Recording {
   std::vector<Mapping> mappings;
   std::vector<Task> tasks;
   std::vector<NamedSymbol> symbols;
-  uint64_t lost_samples = 0;  // records the kernel dropped (PERF_RECORD_LOST / LOST_SAMPLES)
-  bool truncated = false;     // the file ends inside a record: read up to the last whole one
+  Frames frames;
+  std::vector<UserStack> user_stacks;
+  std::vector<uint64_t> stack_registers;
+  std::vector<std::byte> stack_bytes;
+  uint64_t user_register_mask = 0;  // perf_event_attr.sample_regs_user of the recording
+  uint64_t lost_samples = 0;        // records the kernel dropped (PERF_RECORD_LOST / LOST_SAMPLES)
+  bool truncated = false;           // the file ends inside a record: read up to the last whole one
   std::vector<std::string> warnings;
 };
 

@@ -194,6 +194,8 @@ const CsvRow& csv_sampled_header() {
     CsvRow columns = {"function", "module", "share", "samples"};
     columns.insert(columns.end(), csv_header().begin(), csv_header().end());
     columns.emplace_back("node_samples");
+    columns.emplace_back("tree");
+    columns.emplace_back("call_path");
     return columns;
   }();
   return header;
@@ -204,6 +206,19 @@ CsvRow csv_header(const eval::Evaluation& evaluation) {
   if (evaluation.runs > 0) header.insert(header.end(), {"runs", "stddev", "ci95_low", "ci95_high", "unstable"});
   return header;
 }
+
+namespace {
+
+// A sampled report's tree and call path (';' between the functions).
+void sampled_tree_fields(LineWriter& line, const RunInfo& run) {
+  if (!run.sampled) return;
+  line.text(run.sampled->tree);
+  std::string path;
+  for (const std::string& function : run.sampled->call_path) path += (path.empty() ? "" : ";") + function;
+  line.text(path);
+}
+
+}  // namespace
 
 void append_csv_rows(std::string& out, const CsvRow& leading, const eval::Evaluation& evaluation,
                      const counts::Sample& sample, const RunInfo& run, const NodeSamples* node_samples,
@@ -222,6 +237,7 @@ void append_csv_rows(std::string& out, const CsvRow& leading, const eval::Evalua
     if (node_samples) {
       const auto samples = node_samples->find(node.node->name);
       samples == node_samples->end() ? line.text("") : line.number(FMT_COMPILE("{}"), samples->second);
+      sampled_tree_fields(line, run);
     }
     line.end();
   }
@@ -229,7 +245,10 @@ void append_csv_rows(std::string& out, const CsvRow& leading, const eval::Evalua
     LineWriter line = line_after_leading();
     event_fields(line, event, sample);
     if (evaluation.runs > 0) spread_fields(line, std::nullopt);
-    if (node_samples) line.text("");
+    if (node_samples) {
+      line.text("");
+      sampled_tree_fields(line, run);
+    }
     line.end();
   }
 }

@@ -47,7 +47,8 @@ class CsvNodeFields {
 
 // A report's rows appended to `out`, each after the `leading` fields: each
 // node and Info metric, then each extra event; with `node_samples` (topdown
-// report), a last column with the node's samples (empty for an event).
+// report), a column with the node's samples (empty for an event), then the
+// sampled report's tree and call path.
 // `identities` (optional) keeps the nodes' unchanging fields between calls.
 void append_csv_rows(std::string& out, const CsvRow& leading, const eval::Evaluation& evaluation,
                      const counts::Sample& sample, const RunInfo& run, const NodeSamples* node_samples = nullptr,

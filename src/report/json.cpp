@@ -58,6 +58,8 @@ void add_sampled(nlohmann::json& out, const Sampled& sampled) {
   out["min_samples"] = sampled.min_samples;
   out["lost_samples"] = sampled.lost_samples;
   out["truncated"] = sampled.truncated;
+  out["tree"] = sampled.tree;
+  out["call_path"] = sampled.call_path.empty() ? nlohmann::json() : nlohmann::json(sampled.call_path);
   for (const char* list : {"nodes", "info"}) {
     for (auto& node : out[list]) {
       auto found = sampled.node_samples.find(node["name"].get<std::string>());

@@ -27,6 +27,11 @@ struct Sampled {
   std::map<std::string, uint64_t, std::less<>> node_samples;  // the samples each node's value rests on
   uint64_t lost_samples = 0;                                  // the whole run's: records the kernel dropped
   bool truncated = false;                                     // the whole run's: the file ended inside a record
+  // Which tree: "self" (the samples in the function), "children" (the
+  // samples with it anywhere on the stack) or "callers" (those that reach it
+  // through `call_path`, outermost caller first, the function last).
+  std::string tree = "self";
+  std::vector<std::string> call_path;
 };
 
 // What was measured, printed with the results.

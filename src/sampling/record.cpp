@@ -18,6 +18,7 @@
 #include "perf/group.h"
 #include "perf/open_failure.h"
 #include "perf/ring_buffer.h"
+#include "perf/user_registers.h"
 #include "recording/data_format.h"
 #include "sampling/data_writer.h"
 #include "sampling/running_processes.h"
@@ -154,11 +155,14 @@ class Samplers {
                                                      .disabled = leader,
                                                      .enable_on_exec = leader && start_on_exec,
                                                      .inherit = place.follows_threads});
+      perf::CallStacks call_stacks = options.call_stacks;
+      call_stacks.kernel_frames = options.include_kernel;
       perf::set_sampling(attr, {.leader = leader,
                                 .rate = options.rate,
                                 .tracks_tasks = tracks_tasks,
                                 .build_id = tracks_tasks && build_id_,
-                                .wakeup_bytes = wakeup_bytes(options.ring_pages)});
+                                .wakeup_bytes = wakeup_bytes(options.ring_pages),
+                                .call_stacks = call_stacks});
       int err = events.add(attr);
       if (err == EINVAL && attr.build_id != 0) {
         build_id_ = false;  // before Linux 5.12: device and inode instead
@@ -166,6 +170,12 @@ class Samplers {
         err = events.add(attr);
       }
       if (err == ESRCH && place.pid > 0 && leader) return false;
+      if (err == EOVERFLOW && attr.sample_max_stack > 1) {
+        throw Error(
+            fmt::format("--max-stack {} is more than the kernel allows (kernel.perf_event_max_stack); give "
+                        "a smaller --max-stack or raise the sysctl",
+                        attr.sample_max_stack));
+      }
       if (err != 0) {
         throw Error(fmt::format("{}{}", place.pid < 0 ? fmt::format("CPU {}: ", place.cpu) : "",
                                 perf::explain_open_failure(err, event, perf::kSysfsDevices, read_paranoid())));
@@ -276,6 +286,18 @@ std::optional<int> sample_until_end(collect::StopSignals& signals, const std::ve
   return stop_signal;
 }
 
+recording::CallGraph recorded_call_graph(perf::CallGraph mode) {
+  switch (mode) {
+    case perf::CallGraph::FramePointers:
+      return recording::CallGraph::FramePointers;
+    case perf::CallGraph::Dwarf:
+      return recording::CallGraph::Dwarf;
+    case perf::CallGraph::None:
+      break;
+  }
+  return recording::CallGraph::None;
+}
+
 }  // namespace
 
 Result record(const collect::Target& target, const std::vector<collect::CounterGroup>& groups, recording::Header header,
@@ -284,6 +306,8 @@ Result record(const collect::Target& target, const std::vector<collect::CounterG
     throw Error("no workload to record: give the command after '--' (or -p PID, -a)");
   }
   if (groups.empty()) throw Error("nothing to sample: the plan has no counter group");
+  header.call_graph = recorded_call_graph(options.call_stacks.mode);
+  header.max_stack = options.call_stacks.max_stack;
   header.groups.clear();
   for (const collect::CounterGroup& group : groups) {
     recording::SampledGroup sampled;
@@ -308,10 +332,12 @@ Result record(const collect::Target& target, const std::vector<collect::CounterG
   const bool records_the_command = target.pids.empty() && target.cpus.empty();
   Samplers samplers(groups, places_of(target, records_the_command ? workload->pid() : 0), options, records_the_command);
   DataWriter writer(path);
-  writer.write(recording::encode_file_start({header, perf::kSampleType, perf::kReadGroup, samplers.streams()}));
+  const uint64_t sample_type = perf::sample_type(options.call_stacks);
+  const uint64_t registers = options.call_stacks.mode == perf::CallGraph::Dwarf ? perf::user_register_mask() : 0;
+  writer.write(recording::encode_file_start({header, sample_type, perf::kReadGroup, registers, samplers.streams()}));
   if (!records_the_command) {
     const std::vector<pid_t> running = target.cpus.empty() ? target.pids : running_processes();
-    for (const pid_t pid : running) writer.write(process_records(pid, perf::kSampleType));
+    for (const pid_t pid : running) writer.write(process_records(pid, sample_type));
   }
 
   Result result;

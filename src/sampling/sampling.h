@@ -17,7 +17,8 @@ struct Options {
   perf::SampleRate rate{1000, 0};  // per group leader, while the group runs
   bool include_kernel = false;     // user space only by default
   std::optional<collect::Identity> run_as;
-  std::size_t ring_pages = 128;  // data pages of each CPU's ring (a power of two): 512 KiB
+  std::size_t ring_pages = 128;    // data pages of each CPU's ring (a power of two): 512 KiB
+  perf::CallStacks call_stacks{};  // kernel_frames follows include_kernel
 };
 
 struct Result {

@@ -60,6 +60,9 @@ struct RecordOptions {
   std::optional<uint64_t> frequency;  // -F HZ
   std::optional<uint64_t> period;     // -c PERIOD
   std::string output = "topdown.data";
+  bool frame_pointers = false;   // -g: callers from the frame pointers
+  std::string call_graph;        // --call-graph fp|dwarf[,SIZE]
+  std::optional<int> max_stack;  // --max-stack N: frames of a callchain
 };
 
 struct ImportOptions {
@@ -86,6 +89,9 @@ struct ProfileOptions {
   bool all_info = false;
   double min_share_percent = 5;  // --min-share P: functions under P% of the clockticks are never flagged
   std::string sort_node;         // --sort NODE
+  bool children = false;         // --children: inclusive trees from the call stacks
+  std::string callers;           // --callers FUNC: the call paths into FUNC
+  std::string pprof;             // --pprof FILE: the profile as gzipped profile.proto
 };
 
 }  // namespace topdown::settings

@@ -1,8 +1,12 @@
 #include "settings/record.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <charconv>
 
 #include "common/error.h"
+#include "perf/user_registers.h"
 #include "settings/stat.h"
 
 namespace topdown::settings {
@@ -10,6 +14,37 @@ namespace topdown::settings {
 perf::SampleRate sample_rate(const RecordOptions& options) {
   if (options.period) return {0, *options.period};
   return {options.frequency.value_or(kDefaultFrequency), 0};
+}
+
+perf::CallStacks call_stacks(const RecordOptions& options) {
+  perf::CallStacks stacks;
+  const std::string& mode = options.call_graph;
+  if (options.frame_pointers || mode == "fp") {
+    stacks.mode = perf::CallGraph::FramePointers;
+  } else if (mode == "dwarf" || mode.starts_with("dwarf,")) {
+    if (perf::user_register_mask() == 0) {
+      throw Error("--call-graph dwarf: this topdown cannot unwind stacks on this architecture; use -g");
+    }
+    stacks.mode = perf::CallGraph::Dwarf;
+    if (mode.size() > 6) {
+      const std::string size = mode.substr(6);
+      uint64_t bytes = 0;
+      const auto [end, error] = std::from_chars(size.data(), size.data() + size.size(), bytes);
+      if (error != std::errc() || end != size.data() + size.size() || bytes == 0 || bytes % 8 != 0 ||
+          bytes > perf::kMaxStackBytes) {
+        throw Error(fmt::format("--call-graph {}: give the stack bytes to copy as a multiple of 8 from 8 to {}", mode,
+                                perf::kMaxStackBytes));
+      }
+      stacks.stack_bytes = static_cast<uint32_t>(bytes);
+    }
+  } else if (!mode.empty()) {
+    throw Error("--call-graph " + mode + ": give fp (frame pointers, as -g) or dwarf[,SIZE]");
+  }
+  if (options.max_stack) {
+    if (stacks.mode == perf::CallGraph::None) throw Error("--max-stack: give it with -g or --call-graph");
+    stacks.max_stack = static_cast<uint16_t>(*options.max_stack);
+  }
+  return stacks;
 }
 
 void check_recordable(const RecordOptions& options, const cpu::CpuInfo& cpu, const model::Model& model) {

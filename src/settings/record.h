@@ -21,6 +21,11 @@ constexpr uint64_t kDefaultFrequency = 1000;
 // -F, -c, or kDefaultFrequency.
 perf::SampleRate sample_rate(const RecordOptions& options);
 
+// -g, --call-graph fp|dwarf[,SIZE] and --max-stack: how callers are
+// recorded. Throws Error for a mode or size it cannot record, or for
+// --max-stack without call stacks.
+perf::CallStacks call_stacks(const RecordOptions& options);
+
 // Throws Error when record cannot sample: a model for another vendor's CPU
 // (--cpu), or nothing to sample (no command, -p, -a or -C).
 void check_recordable(const RecordOptions& options, const cpu::CpuInfo& cpu, const model::Model& model);

@@ -23,6 +23,7 @@ class AddressSpace {
   void add(const Mapping& mapping);
   const Mapping* find(uint64_t address) const;
   bool empty() const { return by_start_.empty(); }
+  const std::map<uint64_t, Mapping>& by_start() const { return by_start_; }
 
  private:
   std::map<uint64_t, Mapping> by_start_;

@@ -22,16 +22,6 @@ namespace topdown::symbols {
 
 namespace {
 
-// Debug information is looked for as gdb does: beside the file, in .debug/,
-// and under /usr/lib/debug (by build id and by path), where -dbgsym packages
-// install it.
-const Dwfl_Callbacks kCallbacks = {
-    .find_elf = dwfl_build_id_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
-    .section_address = dwfl_offline_section_address,
-    .debuginfo_path = nullptr,
-};
-
 std::string base_name(const std::string& path) {
   size_t slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -70,6 +60,16 @@ std::string die_name(Dwarf_Die* die) {
 
 }  // namespace
 
+// Debug information is looked for as gdb does: beside the file, in .debug/,
+// and under /usr/lib/debug (by build id and by path), where -dbgsym packages
+// install it.
+const Dwfl_Callbacks kFileCallbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+    .debuginfo_path = nullptr,
+};
+
 ElfModule::ElfModule(std::string path, std::string recorded_build_id, bool lines, WarningLog& warnings)
     : path_(std::move(path)),
       recorded_build_id_(lower(std::move(recorded_build_id))),
@@ -96,7 +96,7 @@ void ElfModule::open() {
                                         "): its samples show as [unknown]; report as a user who can read it");
     return;
   }
-  dwfl_ = dwfl_begin(&kCallbacks);
+  dwfl_ = dwfl_begin(&kFileCallbacks);
   if (dwfl_ == nullptr) {
     warnings_.add("cannot read " + path_ + " (" + dwfl_errmsg(-1) + "): its samples show as [unknown]");
     return;
@@ -172,19 +172,35 @@ const Location& ElfModule::resolve(uint64_t file_offset) {
   return cache_.emplace(file_offset, look_up(file_offset)).first->second;
 }
 
-Location ElfModule::look_up(uint64_t file_offset) {
-  Location location = unknown_;
+const ElfModule::LoadSegment* ElfModule::segment_of(uint64_t file_offset) const {
   auto segment = std::find_if(segments_.begin(), segments_.end(), [&](const LoadSegment& s) {
     return file_offset >= s.file_offset && file_offset - s.file_offset < s.file_size;
   });
-  if (segment == segments_.end()) {
+  return segment == segments_.end() ? nullptr : &*segment;
+}
+
+std::optional<uint64_t> ElfModule::load_bias(uint64_t start, uint64_t file_offset) {
+  if (!opened_) {
+    open();
+  }
+  const LoadSegment* segment = module_ != nullptr ? segment_of(file_offset) : nullptr;
+  if (segment == nullptr) {
+    return std::nullopt;
+  }
+  return start - (segment->address + (file_offset - segment->file_offset));
+}
+
+Location ElfModule::look_up(uint64_t file_offset) {
+  Location location = unknown_;
+  const LoadSegment* segment = segment_of(file_offset);
+  if (segment == nullptr) {
     return location;
   }
   Dwarf_Addr address = segment->address + (file_offset - segment->file_offset) + bias_;
   if (const std::string* function = functions_.find(address)) {
     location.function = *function;
   }
-  add_inlined_name(address, location);
+  add_inlined_names(address, location);
   if (lines_) {
     if (Dwfl_Line* line = dwfl_module_getsrc(module_, address)) {
       int number = 0;
@@ -197,7 +213,7 @@ Location ElfModule::look_up(uint64_t file_offset) {
   return location;
 }
 
-void ElfModule::add_inlined_name(uint64_t address, Location& location) const {
+void ElfModule::add_inlined_names(uint64_t address, Location& location) const {
   Dwarf_Addr bias = 0;
   Dwarf_Die* unit = dwfl_module_addrdie(module_, address, &bias);
   if (unit == nullptr) {
@@ -208,9 +224,11 @@ void ElfModule::add_inlined_name(uint64_t address, Location& location) const {
   std::unique_ptr<Dwarf_Die, decltype(&std::free)> owned(scopes, &std::free);
   for (int i = 0; i < count; ++i) {
     if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine) {
-      location.inlined = die_name(&scopes[i]);
-      return;
+      location.inline_chain.push_back(die_name(&scopes[i]));
     }
+  }
+  if (!location.inline_chain.empty()) {
+    location.inlined = location.inline_chain.front();
   }
 }
 

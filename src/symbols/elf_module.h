@@ -2,6 +2,7 @@
 // One executable or shared library, opened once with libdwfl however many
 // processes map it, and the locations of its addresses, each looked up once.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -10,10 +11,12 @@
 #include "symbols/symbolizer.h"
 #include "symbols/warning_log.h"
 
-struct Dwfl;
-struct Dwfl_Module;
+#include <elfutils/libdwfl.h>
 
 namespace topdown::symbols {
+
+// How libdwfl finds a file's ELF and its separate debug information.
+extern const Dwfl_Callbacks kFileCallbacks;
 
 class ElfModule {
  public:
@@ -28,6 +31,12 @@ class ElfModule {
   // The location of the byte at `file_offset` of the file.
   const Location& resolve(uint64_t file_offset);
 
+  const std::string& path() const { return path_; }
+  // What to add to the file's ELF addresses for where it runs when the byte
+  // at `file_offset` is mapped at `start`; none when the file cannot be used
+  // or the offset is in no loaded segment.
+  std::optional<uint64_t> load_bias(uint64_t start, uint64_t file_offset);
+
  private:
   struct LoadSegment {
     uint64_t file_offset;
@@ -38,7 +47,8 @@ class ElfModule {
   void open();
   bool is_stripped() const;
   Location look_up(uint64_t file_offset);
-  void add_inlined_name(uint64_t address, Location& location) const;
+  void add_inlined_names(uint64_t address, Location& location) const;
+  const LoadSegment* segment_of(uint64_t file_offset) const;
 
   std::string path_;
   std::string recorded_build_id_;

@@ -53,7 +53,7 @@ const Location& resolve_in(CachedSymbols& table, uint64_t address, const char* m
 struct Symbolizer::State {
   Options options;
   WarningLog warnings;
-  Location unknown{"[unknown]", "", "[unknown]", "", 0};
+  Location unknown{"[unknown]", "", "[unknown]", "", 0, {}};
   // One module per file (and build id) whatever processes map it.
   std::unordered_map<std::string, std::unique_ptr<ElfModule>> modules;
   // Forked processes share their parent's mappings until either maps anew.
@@ -62,6 +62,31 @@ struct Symbolizer::State {
   std::unordered_map<uint32_t, CachedSymbols> jit_by_pid;
   bool kernel_read = false;
   CachedSymbols kernel;
+  // Per process, the unwinder of the address space it was built for: any
+  // change of the mappings makes a new space (the one held here is shared),
+  // so a different pointer means a new unwinder.
+  struct ProcessUnwinder {
+    std::shared_ptr<AddressSpace> space;
+    std::unique_ptr<Unwinder> unwinder;
+  };
+  std::unordered_map<uint32_t, ProcessUnwinder> unwinders;
+
+  Unwinder& unwinder_for(uint32_t pid, const std::shared_ptr<AddressSpace>& space) {
+    ProcessUnwinder& entry = unwinders[pid];
+    if (entry.space != space || !entry.unwinder) {
+      std::vector<Unwinder::Module> mapped;
+      std::unordered_map<ElfModule*, bool> reported;
+      for (const auto& [start, mapping] : space->by_start()) {
+        if (mapping.module == nullptr || !reported.try_emplace(mapping.module, true).second) continue;
+        if (auto bias = mapping.module->load_bias(mapping.start, mapping.file_offset)) {
+          mapped.push_back({mapping.module->path(), *bias});
+        }
+      }
+      entry.space = space;
+      entry.unwinder = std::make_unique<Unwinder>(pid, mapped);
+    }
+    return *entry.unwinder;
+  }
 
   ElfModule* module_for(const std::string& path, const std::string& build_id) {
     auto& module = modules[path + '\n' + build_id];
@@ -155,7 +180,10 @@ void Symbolizer::fork(uint32_t child, uint32_t parent) {
 // JIT tables stay: the locations resolved from them must stay valid, and
 // perf-PID.map, read after the recording, is the same file for every image
 // of the PID anyway.
-void Symbolizer::exit(uint32_t pid) { state_->processes.erase(pid); }
+void Symbolizer::exit(uint32_t pid) {
+  state_->processes.erase(pid);
+  state_->unwinders.erase(pid);
+}
 
 const Location& Symbolizer::resolve(uint32_t pid, uint64_t ip, bool kernel) {
   if (kernel) {
@@ -176,6 +204,16 @@ const Location& Symbolizer::resolve(uint32_t pid, uint64_t ip, bool kernel) {
     return *mapping->fixed;
   }
   return state_->resolve_jit(pid, ip);
+}
+
+void Symbolizer::unwind(uint32_t pid, uint32_t tid, const UserState& state, std::size_t max_frames,
+                        std::vector<uint64_t>& frames) {
+  auto process = state_->processes.find(pid);
+  if (process == state_->processes.end()) {
+    Unwinder(pid, {}).unwind(tid, state, max_frames, frames);  // no mappings known: the ip alone
+    return;
+  }
+  state_->unwinder_for(pid, process->second).unwind(tid, state, max_frames, frames);
 }
 
 std::vector<std::string> Symbolizer::warnings() const { return state_->warnings.lines(); }

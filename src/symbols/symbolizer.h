@@ -7,14 +7,17 @@
 #include <string>
 #include <vector>
 
+#include "symbols/unwinder.h"
+
 namespace topdown::symbols {
 
 struct Location {
-  std::string function;  // demangled; the outermost non-inlined function, "[unknown]" when none
-  std::string inlined;   // the innermost inlined function at the address, empty when not inlined
-  std::string module;    // file name of the executable or library, "[kernel]", "[jit]", "[unknown]"
-  std::string file;      // source file, empty without line information
-  int line = 0;          // 0 without line information
+  std::string function;                   // demangled; the outermost non-inlined function, "[unknown]" when none
+  std::string inlined;                    // the innermost inlined function at the address, empty when not inlined
+  std::string module;                     // file name of the executable or library, "[kernel]", "[jit]", "[unknown]"
+  std::string file;                       // source file, empty without line information
+  int line = 0;                           // 0 without line information
+  std::vector<std::string> inline_chain;  // every inlined function there, innermost first (inlined is the first)
 };
 
 // A symbolizer of the processes of one recording. Feed it the recording's
@@ -43,6 +46,12 @@ class Symbolizer {
   // addresses cost a hash lookup, and a library mapped by many processes is
   // read once. The Location stays valid as long as the Symbolizer.
   const Location& resolve(uint32_t pid, uint64_t ip, bool kernel);
+
+  // Appends the user-mode call stack of thread `tid` of `pid` at a sample
+  // that saved `state` (record --call-graph dwarf), innermost first, at most
+  // `max_frames`, through the process's mappings at this point in time.
+  void unwind(uint32_t pid, uint32_t tid, const UserState& state, std::size_t max_frames,
+              std::vector<uint64_t>& frames);
 
   // One line per problem met so far (a binary that vanished or changed since
   // recording, a stripped binary, an unreadable kallsyms), each said once.

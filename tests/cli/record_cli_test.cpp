@@ -132,7 +132,8 @@ TEST_F(RecordCli, RunningProcessIsSampledWithItsMappingsFromProc) {
                              " -o " + file_ + " -p $pid");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   const recording::Recording recording = recording::read_data_file(file_);
-  EXPECT_GT(recording.samples.size(), 100u);
+  // Hundreds on a quiet machine; 76 at a load of 12 on two CPUs.
+  EXPECT_GT(recording.samples.size(), 20u);
   ASSERT_FALSE(recording.tasks.empty());
   EXPECT_EQ(recording.tasks[0].comm, "sh");
   EXPECT_EQ(recording.tasks[0].time, 0u);  // written from /proc before sampling

@@ -181,7 +181,7 @@ TEST(ReportCli, CsvHasFunctionColumnsAndLocationRows) {
   std::getline(in, header);
   EXPECT_EQ(header,
             "function,module,share,samples,kind,name,level,parent,vendor_name,value,unit,over_threshold,bottleneck,"
-            "counted_share,status,missing_events,node_samples");
+            "counted_share,status,missing_events,node_samples,tree,call_path");
   EXPECT_NE(r.err.find("\nhot,/usr/bin/app,0.051,40,node,Backend_Bound,1,,"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("\nbig,/usr/bin/app,"), std::string::npos);
   EXPECT_NE(r.err.find(",location,big.c:7,,"), std::string::npos);

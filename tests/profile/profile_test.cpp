@@ -49,7 +49,7 @@ recording::Recording recording_of(const std::vector<Spot>& spots) {
   recording.header.groups.push_back(group_of({"cpu-clock", "page-faults"}));
   uint64_t time = 1000;
   for (const Spot& spot : spots) {
-    recording.symbols.push_back({spot.function, "/usr/bin/app", spot.file, spot.line});
+    recording.symbols.push_back({spot.function, "/usr/bin/app", spot.file, spot.line, {}});
     const auto n = static_cast<uint64_t>(spot.samples);
     for (uint64_t i = 0; i < n; ++i) {
       recording::Sample sample;
@@ -252,6 +252,7 @@ struct FakeResolver {
   struct Location {
     std::string function, inlined, module, file;
     int line = 0;
+    std::vector<std::string> inline_chain;
   };
   std::map<uint32_t, std::string> mapped;  // pid -> path
   std::vector<std::string> calls;
@@ -272,11 +273,68 @@ struct FakeResolver {
   const Location& resolve(uint32_t pid, uint64_t ip, bool) {
     calls.push_back("resolve " + std::to_string(ip));
     auto found = mapped.find(pid);
-    answer = found == mapped.end() ? Location{"[unknown]", "", "[unknown]", "", 0}
-                                   : Location{ip == 1 ? "one" : "other", "", found->second, "x.c", 3};
+    answer = found == mapped.end() ? Location{"[unknown]", "", "[unknown]", "", 0, {}}
+                                   : Location{ip == 1 ? "one" : "other", "", found->second, "x.c", 3, {}};
+    if (ip >= 0x100) answer.function = "f" + std::to_string(ip);
     return answer;
   }
+  // Each frame is the one below plus 0x10, as many as the registers say.
+  void unwind(uint32_t, uint32_t tid, const symbols::UserState& state, std::size_t max_frames,
+              std::vector<uint64_t>& frames) {
+    calls.push_back("unwind " + std::to_string(tid) + " of " + std::to_string(state.stack.size()) + " bytes");
+    for (std::size_t i = 0; i < std::min<std::size_t>(state.registers[0], max_frames); ++i) {
+      frames.push_back(state.registers[1] + 0x10 * i);
+    }
+  }
 };
+
+TEST(NameSamples, NamesEveryFrameByItsCallAndUnwindsCopiedStacks) {
+  recording::Recording recording;
+  recording.header.groups.push_back(group_of({"cpu-clock"}));
+  recording.header.max_stack = 2;
+  recording.mappings.push_back({1, 5, 0x100, 0x1000, 0, "/bin/a", "", true});
+  recording::Sample walked;  // frame pointers: the leaf, then return addresses
+  walked.time = 2;
+  walked.pid = 5;
+  walked.ip = 0x200;
+  walked.user_frames = 2;
+  recording.frames.addresses = {0x200, 0x301};
+  recording.frames.symbols = {recording::kNoSymbol, recording::kNoSymbol};
+  recording.values.push_back(1);
+  recording.samples.push_back(walked);
+  recording::Sample copied = walked;  // dwarf: a kernel frame, then the unwound stack
+  copied.time = 3;
+  copied.tid = 7;
+  copied.ip = 0xffff0000;
+  copied.kernel = true;
+  copied.first_frame = 2;
+  copied.kernel_frames = 1;
+  copied.user_frames = 0;
+  copied.user_stack = 0;
+  recording.frames.addresses.push_back(0xffff0000);
+  recording.frames.symbols.push_back(recording::kNoSymbol);
+  recording.user_stacks.push_back({0, 0, 2, 16});
+  recording.stack_registers = {3, 0x500};  // three frames from 0x500: two kept
+  recording.stack_bytes.resize(16);
+  recording.samples.push_back(copied);
+  FakeResolver resolver;
+  name_samples(recording, resolver);
+  const auto name = [&](uint32_t frame) { return recording.symbols[recording.frames.symbols[frame]].function; };
+  EXPECT_EQ(name(0), "f512");
+  EXPECT_EQ(name(1), "f768") << "a caller is named by its call, the byte before the return address";
+  const recording::Sample& unwound = recording.samples[1];
+  ASSERT_EQ(unwound.kernel_frames, 1u);
+  ASSERT_EQ(unwound.user_frames, 2u) << "at most the recording's --max-stack";
+  EXPECT_EQ(recording.frames.addresses[unwound.first_frame], 0xffff0000u);
+  EXPECT_EQ(recording.frames.addresses[unwound.first_frame + 1], 0x500u);
+  EXPECT_EQ(recording.frames.addresses[unwound.first_frame + 2], 0x510u);
+  EXPECT_EQ(name(unwound.first_frame + 2), "f1295");
+  EXPECT_EQ(unwound.user_ip, 0x500u) << "the kernel was entered at the first unwound frame";
+  EXPECT_EQ(recording.symbols[unwound.symbol].function, "f1280") << "kernel time is charged to it";
+  EXPECT_EQ(unwound.user_stack, recording::kNoStack);
+  EXPECT_TRUE(recording.stack_bytes.empty()) << "the copies go once unwound";
+  EXPECT_NE(std::find(resolver.calls.begin(), resolver.calls.end(), "unwind 7 of 16 bytes"), resolver.calls.end());
+}
 
 TEST(NameSamples, FeedsMappingsAndTasksInTimeOrderAndInternsPlaces) {
   recording::Recording recording;

@@ -279,3 +279,108 @@ TEST(DataFileHeader, NumbersThatDoNotFitTheirFieldsAreCorrupt) {
 
 }  // namespace
 }  // namespace topdown::recording
+
+namespace topdown::recording {
+namespace {
+
+// A sample of the call stack recordings: the group read, then a callchain,
+// user registers and a stack copy as `sample_type` says.
+std::string stack_sample(uint64_t sample_type, uint64_t time, uint64_t ip, uint16_t misc,
+                         const std::vector<uint64_t>& callchain, const std::vector<uint64_t>& registers,
+                         const std::string& stack, uint64_t stack_size) {
+  std::string record = sample(100, time, ip, time * 10, time, misc);
+  if ((sample_type & PERF_SAMPLE_CALLCHAIN) != 0) {
+    append(record, static_cast<uint64_t>(callchain.size()));
+    for (const uint64_t entry : callchain) append(record, entry);
+  }
+  if ((sample_type & PERF_SAMPLE_REGS_USER) != 0) {
+    append(record, uint64_t{registers.empty() ? PERF_SAMPLE_REGS_ABI_NONE : PERF_SAMPLE_REGS_ABI_64});
+    for (const uint64_t value : registers) append(record, value);
+  }
+  if ((sample_type & PERF_SAMPLE_STACK_USER) != 0) {
+    append(record, stack_size);
+    if (stack_size > 0) {
+      std::string copy = stack;
+      copy.resize(stack_size, '\0');
+      record += copy;
+      append(record, static_cast<uint64_t>(stack.size()));
+    }
+  }
+  return with_size(record);
+}
+
+FileHeader stack_header(uint64_t sample_type, CallGraph call_graph, uint64_t registers) {
+  FileHeader file = two_event_header();
+  file.sample_type = sample_type;
+  file.header.call_graph = call_graph;
+  file.header.max_stack = 64;
+  file.sample_regs_user = registers;
+  return file;
+}
+
+TEST_F(DataFile, FramePointerCallchainsKeepKernelThenUserFrames) {
+  const uint64_t type = kSampleType | PERF_SAMPLE_CALLCHAIN;
+  std::string bytes = encode_file_start(stack_header(type, CallGraph::FramePointers, 0));
+  bytes += stack_sample(type, 1, 0x401010, PERF_RECORD_MISC_USER, {PERF_CONTEXT_USER, 0x401010, 0x401234, 0x401400}, {},
+                        "", 0);
+  bytes += stack_sample(
+      type, 2, 0xffffffff81000010, PERF_RECORD_MISC_KERNEL,
+      {PERF_CONTEXT_KERNEL, 0xffffffff81000010, 0xffffffff81000500, PERF_CONTEXT_USER, 0x401020, 0x401300}, {}, "", 0);
+  const Recording recording = read_data_file(write(bytes));
+  EXPECT_EQ(recording.header.call_graph, CallGraph::FramePointers);
+  EXPECT_EQ(recording.header.max_stack, 64u);
+  ASSERT_EQ(recording.samples.size(), 2u);
+  const Sample& user = recording.samples[0];
+  EXPECT_EQ(user.kernel_frames, 0u);
+  ASSERT_EQ(user.user_frames, 3u);
+  EXPECT_EQ(recording.frames.addresses[user.first_frame + 1], 0x401234u);
+  const Sample& kernel = recording.samples[1];
+  EXPECT_EQ(kernel.user_ip, 0x401020u) << "where the task entered the kernel";
+  ASSERT_EQ(kernel.kernel_frames, 2u);
+  ASSERT_EQ(kernel.user_frames, 2u);
+  EXPECT_EQ(recording.frames.addresses[kernel.first_frame + 1], 0xffffffff81000500u);
+  EXPECT_EQ(recording.frames.addresses[kernel.first_frame + 3], 0x401300u);
+  EXPECT_EQ(recording.frames.symbols.size(), recording.frames.addresses.size());
+  EXPECT_EQ(recording.frames.symbols[0], kNoSymbol) << "named at report time";
+}
+
+TEST_F(DataFile, DwarfSamplesKeepTheirRegistersAndTheStackInUse) {
+  const uint64_t type = kSampleType | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+  const uint64_t mask = 0b1011;  // three registers
+  std::string bytes = encode_file_start(stack_header(type, CallGraph::Dwarf, mask));
+  bytes += stack_sample(type, 1, 0x401010, PERF_RECORD_MISC_USER, {PERF_CONTEXT_USER, 0x401010}, {7, 8, 9},
+                        std::string("ABCDEFGHIJKLMNOP"), 32);
+  // A kernel thread: no user registers, and the kernel leaves the stack empty.
+  bytes += stack_sample(type, 2, 0xffffffff81000010, PERF_RECORD_MISC_KERNEL, {}, {}, "", 0);
+  const Recording recording = read_data_file(write(bytes));
+  EXPECT_EQ(recording.user_register_mask, mask);
+  ASSERT_EQ(recording.samples.size(), 2u);
+  ASSERT_EQ(recording.user_stacks.size(), 1u);
+  ASSERT_EQ(recording.samples[0].user_stack, 0u);
+  EXPECT_EQ(recording.samples[1].user_stack, kNoStack);
+  const UserStack& stack = recording.user_stacks[0];
+  ASSERT_EQ(stack.registers, 3u);
+  EXPECT_EQ(std::vector<uint64_t>(recording.stack_registers.begin(), recording.stack_registers.end()),
+            (std::vector<uint64_t>{7, 8, 9}));
+  ASSERT_EQ(stack.bytes, 16u) << "the bytes in use (dyn_size), not the padding";
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(recording.stack_bytes.data()) + stack.first_byte, 16),
+            "ABCDEFGHIJKLMNOP");
+  EXPECT_EQ(recording.samples[0].user_frames, 0u) << "user frames come from unwinding, not the callchain";
+}
+
+TEST_F(DataFile, VersionOneFilesReadWithoutCallStacks) {
+  std::string bytes = whole_file();
+  bytes[8] = 1;
+  // Version 1 headers have no call stack keys: blanked, the JSON keeps its length.
+  for (const std::string key : {"\"call_graph\":\"none\",", "\"max_stack\":127,", "\"sample_regs_user\":0,"}) {
+    const std::size_t at = bytes.find(key);
+    ASSERT_NE(at, std::string::npos) << key;
+    bytes.replace(at, key.size(), std::string(key.size(), ' '));
+  }
+  const Recording recording = read_data_file(write(bytes));
+  EXPECT_EQ(recording.header.call_graph, CallGraph::None);
+  EXPECT_EQ(recording.samples.size(), 3u);
+}
+
+}  // namespace
+}  // namespace topdown::recording

@@ -125,7 +125,7 @@ TEST_F(PerfScript, HeaderGroupsKeepMembersThatNeverAppearAndTwoGroupsStayApart) 
   EXPECT_EQ(deltas(recording, 1), (std::vector<uint64_t>{400, 2}));
 }
 
-TEST_F(PerfScript, CallchainsAreSkippedAndLostEventsCounted) {
+TEST_F(PerfScript, CallchainLinesAfterAnIpAreTheStackAndLostEventsCount) {
   const Recording recording = read(
       "app 7 1.000001: 500 cpu-clock: 401000 leaf (/usr/bin/app)\n"
       "\t  401000 leaf (/usr/bin/app)\n"
@@ -135,7 +135,74 @@ TEST_F(PerfScript, CallchainsAreSkippedAndLostEventsCounted) {
       "app 7 1.000003: 500 cpu-clock: 402000 main (/usr/bin/app)\n");
   ASSERT_EQ(recording.samples.size(), 2u);
   EXPECT_EQ(recording.symbols[recording.samples[0].symbol].function, "leaf");
+  EXPECT_EQ(recording.samples[0].user_frames, 2u);
+  EXPECT_EQ(recording.samples[1].user_frames, 0u);
   EXPECT_EQ(recording.lost_samples, 12u);
+}
+
+// perf record -g, then perf script -F comm,tid,pid,time,period,event,ip,sym,dso,srcline
+// (as perf 6.1 prints it): the ip and symbol are the callchain's, each frame
+// with its srcline, and every member of the group repeats the callchain.
+// The callchain of a page fault in leaf, called by outer_a.
+const std::string kFaultInLeaf =
+    "\tffffffff821e7c63 xas_load ([kernel.kallsyms])\n"
+    "  [kernel.kallsyms][ffffffff821e7c63]\n"
+    "\tffffffff81000c82 asm_exc_page_fault ([kernel.kallsyms])\n"
+    "  [kernel.kallsyms][ffffffff81000c82]\n"
+    "\t            114a leaf (/tmp/prog)\n"
+    "  prog.c:2\n"
+    "\t            1160 outer_a (/tmp/prog)\n"
+    "  prog.c:3\n"
+    "\t            1197 main (/tmp/prog)\n"
+    "  prog.c:5\n"
+    "\n";
+const std::string kCallchainLayout = "prog 25940/25940 13100.108723:     111436   cpu-clock: \n" + kFaultInLeaf +
+                                     "prog 25940/25940 13100.108723:          2 page-faults: \n" + kFaultInLeaf +
+                                     "prog 25940/25940 13100.109515:      99759   cpu-clock: \n"
+                                     "\t            1146 leaf (/tmp/prog)\n"
+                                     "  prog.c:2\n"
+                                     "\t            1170 outer_b (/tmp/prog)\n"
+                                     "  prog.c:4\n"
+                                     "\t           2724a __libc_start_call_main (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"
+                                     "  libc-start.c:74\n"
+                                     "\n";
+
+TEST_F(PerfScript, CallchainsOfPerfRecordGBecomeEachSamplesNamedStack) {
+  const Recording recording = read(kCallchainLayout);
+  EXPECT_EQ(recording.header.call_graph, CallGraph::PerfScript);
+  ASSERT_EQ(recording.samples.size(), 2u) << "the member's line joins the leader's sample";
+  EXPECT_EQ(deltas(recording, 0), (std::vector<uint64_t>{111436, 2}));
+  const Sample& in_kernel = recording.samples[0];
+  EXPECT_EQ(in_kernel.ip, 0xffffffff821e7c63u);
+  EXPECT_TRUE(in_kernel.kernel);
+  EXPECT_EQ(recording.symbols[in_kernel.symbol].function, "xas_load");
+  ASSERT_EQ(in_kernel.kernel_frames, 2u);
+  ASSERT_EQ(in_kernel.user_frames, 3u) << "the member's repeated callchain is not added";
+  const auto frame = [&](const Sample& sample, uint32_t i) -> const NamedSymbol& {
+    return recording.symbols[recording.frames.symbols[sample.first_frame + i]];
+  };
+  EXPECT_EQ(frame(in_kernel, 1).function, "asm_exc_page_fault");
+  EXPECT_EQ(frame(in_kernel, 1).module, "[kernel.kallsyms]");
+  EXPECT_EQ(frame(in_kernel, 3).function, "outer_a");
+  EXPECT_EQ(frame(in_kernel, 3).file, "prog.c");
+  EXPECT_EQ(frame(in_kernel, 3).line, 3);
+  EXPECT_EQ(recording.frames.addresses[in_kernel.first_frame + 3], 0x1160u);
+
+  const Sample& in_user = recording.samples[1];
+  EXPECT_FALSE(in_user.kernel);
+  EXPECT_EQ(in_user.ip, 0x1146u);
+  EXPECT_EQ(recording.symbols[in_user.symbol].function, "leaf");
+  EXPECT_EQ(recording.symbols[in_user.symbol].line, 2);
+  ASSERT_EQ(in_user.kernel_frames + in_user.user_frames, 3);
+  EXPECT_EQ(frame(in_user, 1).function, "outer_b");
+  EXPECT_EQ(frame(in_user, 2).module, "/usr/lib/x86_64-linux-gnu/libc.so.6");
+}
+
+TEST_F(PerfScript, ASampleLineWithoutIpNeedsItsCallchain) {
+  EXPECT_NE(error_of("app 7 1.000001: 500 cpu-clock:\n"
+                     "app 7 1.000002: 500 cpu-clock:\n")
+                .find(":1: no ip field"),
+            std::string::npos);
 }
 
 TEST_F(PerfScript, CopiesOfRotatingGroupsKeepTheirGroupNumber) {

@@ -114,6 +114,7 @@ TEST(ElfSymbols, InlinedCodeIsChargedToItsCallerWithTheInlineName) {
     if (!location.inlined.empty()) {
       ++inlined_addresses;
       EXPECT_EQ(location.inlined, "fixture::mix_step(int)");
+      EXPECT_EQ(location.inline_chain, std::vector<std::string>{"fixture::mix_step(int)"}) << "one level inlined";
       EXPECT_GE(location.line, fixture::kMixStepFirstLine);
       EXPECT_LE(location.line, fixture::kMixStepLastLine);
     }

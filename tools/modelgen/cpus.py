@@ -9,7 +9,7 @@ file) unless given here. A hybrid CPU's P-core model names its PMU
 
 class Cpu:
     def __init__(self, name, title, directory, metrics, events, retire_latency=None, cpus=None, pmu=None,
-                 core_type=None, companion=None):
+                 core_type=None, companion=None, server_uncore=False):
         self.name = name
         self.title = title
         self.directory = directory
@@ -20,6 +20,10 @@ class Cpu:
         self.pmu = pmu
         self.core_type = core_type
         self.companion = companion    # the model of the CPU's other core type (ecore_model.py writes it)
+        # Its uncore events (<CPU>/events/*_uncore.json) are the server units
+        # topdown programs (CHA, memory controller, UPI, ...); a client's
+        # uncore PMUs are named differently and are not generated.
+        self.server_uncore = server_uncore
 
 
 def hybrid_p_core(name, title, directory, metrics, events):
@@ -28,22 +32,27 @@ def hybrid_p_core(name, title, directory, metrics, events):
 
 
 CPUS = {cpu.name: cpu for cpu in [
-    Cpu("hsx", "Intel Haswell server", "HSX", "haswellx_metrics.json", ["haswellx_core.json"]),
+    Cpu("hsx", "Intel Haswell server", "HSX", "haswellx_metrics.json", ["haswellx_core.json"], server_uncore=True),
     Cpu("bdw", "Intel Broadwell client", "BDW", "broadwell_metrics.json", ["broadwell_core.json"]),
-    Cpu("bdx", "Intel Broadwell server", "BDX", "broadwellx_metrics.json", ["broadwellx_core.json"]),
-    Cpu("skx", "Intel Skylake server", "SKX", "skylakex_metrics.json", ["skylakex_core.json"]),
-    Cpu("clx", "Intel Cascade Lake server", "CLX", "cascadelakex_metrics.json", ["cascadelakex_core.json"]),
+    Cpu("bdx", "Intel Broadwell server", "BDX", "broadwellx_metrics.json", ["broadwellx_core.json"],
+        server_uncore=True),
+    Cpu("skx", "Intel Skylake server", "SKX", "skylakex_metrics.json", ["skylakex_core.json"], server_uncore=True),
+    Cpu("clx", "Intel Cascade Lake server", "CLX", "cascadelakex_metrics.json", ["cascadelakex_core.json"],
+        server_uncore=True),
     Cpu("rkl", "Intel Rocket Lake client", "RKL", "rocketlake_metrics.json", ["rocketlake_core.json"]),
     Cpu("tgl", "Intel Tiger Lake client", "TGL", "tigerlake_metrics.json", ["tigerlake_core.json"]),
-    Cpu("icx", "Intel Ice Lake server", "ICX", "icelakex_metrics.json", ["icelakex_core.json"]),
-    Cpu("emr", "Intel Emerald Rapids server", "EMR", "emeraldrapids_metrics.json", ["emeraldrapids_core.json"]),
+    Cpu("icx", "Intel Ice Lake server", "ICX", "icelakex_metrics.json", ["icelakex_core.json"], server_uncore=True),
+    Cpu("emr", "Intel Emerald Rapids server", "EMR", "emeraldrapids_metrics.json", ["emeraldrapids_core.json"],
+        server_uncore=True),
     Cpu("gnr", "Intel Granite Rapids server", "GNR", "graniterapids_metrics.json", ["graniterapids_core.json"],
-        retire_latency="graniterapids_retire_latency.json"),
+        retire_latency="graniterapids_retire_latency.json", server_uncore=True),
     # Xeon Max shares Sapphire Rapids' CPU id; it is chosen with --cpu.
     Cpu("sprhbm", "Intel Sapphire Rapids HBM (Xeon Max)", "SPR", "sapphirerapidshbm_metrics.json",
-        ["sapphirerapids_core.json"], cpus=["Intel 6 0x8F"]),
-    Cpu("srf", "Intel Sierra Forest (E-core server)", "SRF", "sierraforest_metrics.json", ["sierraforest_core.json"]),
-    Cpu("grr", "Intel Grand Ridge (E-core)", "GRR", "grandridge_metrics.json", ["grandridge_core.json"]),
+        ["sapphirerapids_core.json"], cpus=["Intel 6 0x8F"], server_uncore=True),
+    Cpu("srf", "Intel Sierra Forest (E-core server)", "SRF", "sierraforest_metrics.json", ["sierraforest_core.json"],
+        server_uncore=True),
+    Cpu("grr", "Intel Grand Ridge (E-core)", "GRR", "grandridge_metrics.json", ["grandridge_core.json"],
+        server_uncore=True),
     hybrid_p_core("adl", "Intel Alder Lake / Raptor Lake P-core", "ADL", "alderlake_metrics_goldencove_core.json",
                   "alderlake_goldencove_core.json"),
     hybrid_p_core("mtl", "Intel Meteor Lake P-core", "MTL", "meteorlake_metrics_redwoodcove_core.json",
@@ -61,5 +70,5 @@ EVENT_TABLES = {cpu.name: cpu for cpu in [
     Cpu("hsw", "Intel Haswell client", "HSW", None, ["haswell_core.json"]),
     Cpu("skl", "Intel Skylake client", "SKL", None, ["skylake_core.json"]),
     Cpu("icl", "Intel Ice Lake client", "ICL", None, ["icelake_core.json"]),
-    Cpu("spr", "Intel Sapphire Rapids server", "SPR", None, ["sapphirerapids_core.json"]),
+    Cpu("spr", "Intel Sapphire Rapids server", "SPR", None, ["sapphirerapids_core.json"], server_uncore=True),
 ]}

@@ -33,9 +33,22 @@ def shared_event_names():
     return names
 
 
+# perfmon's uncore units of the server parts, as the kernel names their PMUs
+# (each registered once per box: uncore_cha_0, uncore_cha_1, ...). IIO is
+# left out: its port and function masks sit in other bits on each generation.
+UNCORE_PMUS = {"CHA": "uncore_cha", "iMC": "uncore_imc", "IMC": "uncore_imc", "UPI LL": "uncore_upi",
+               "M2M": "uncore_m2m", "M3UPI": "uncore_m3upi", "IRP": "uncore_irp", "CBO": "uncore_cbox",
+               "HA": "uncore_ha", "QPI LL": "uncore_qpi", "PCU": "uncore_pcu", "UBOX": "uncore_ubox",
+               "B2CMI": "uncore_b2cmi"}
+# Modifiers of uncore events: one_unit counts on the first box only.
+UNCORE_MODIFIER = re.compile(r"c\d+|one_unit")
+
+
 class EventTable:
-    def __init__(self, events, retire_latencies):
+    def __init__(self, events, retire_latencies, uncore_events=None):
         self.events = events
+        # By upper-case name: perfmon's metrics write UNC_UPI_TXL_FLITS where its events say TxL.
+        self.uncore_events = {name.upper(): event for name, event in (uncore_events or {}).items()}
         self.retire_latencies = retire_latencies
         self.shared = shared_event_names()
         self.used = set()
@@ -47,6 +60,8 @@ class EventTable:
             return "msr/tsc/"
         if RETIRE_LATENCY in modifiers:
             return self.retire_latency(base)
+        if base.upper() in self.uncore_events and base not in self.events:
+            return self.spell_uncore(base.upper(), modifiers, perfmon_event)
         if base not in self.events and base not in self.shared:
             raise NotCountable(f"{base} is not a core event of this CPU")
         spelled = base
@@ -64,6 +79,27 @@ class EventTable:
                 raise NotCountable(f"{where}: topdown has no modifier '{modifier}' ({perfmon_event})")
         self.used.add(base)
         return spelled
+
+    def spell_uncore(self, base, modifiers, perfmon_event):
+        uncore_encoding(self.uncore_events[base], self.uncore_counters(base))  # raises when it cannot be counted
+        for modifier in modifiers:
+            if not UNCORE_MODIFIER.fullmatch(modifier):
+                raise NotCountable(f"topdown has no uncore modifier '{modifier}' ({perfmon_event})")
+        self.used.add(base)
+        return ":".join([base] + modifiers)
+
+    def countable_uncore(self, base):
+        try:
+            uncore_encoding(self.uncore_events[base], self.uncore_counters(base))
+            return True
+        except NotCountable:
+            return False
+
+    def uncore_counters(self, base):
+        """Every counter of the event's unit, as the unit's events list them."""
+        unit = self.uncore_events[base]["Unit"]
+        return {int(c) for e in self.uncore_events.values() if e["Unit"] == unit
+                for c in e.get("Counter", "").split(",") if c.strip().isdigit()}
 
     def retire_latency(self, base):
         if base not in self.retire_latencies:
@@ -98,7 +134,10 @@ class EventTable:
                  "# and TSC events come from intel_core.events.", ""]
         all_counters = set(range(self.general_counters(counter_field(self.events))))
         for name in sorted(self.used - self.shared):
-            lines.append(f"{name} = {encoding(self.events[name], all_counters)}")
+            if name in self.events:
+                lines.append(f"{name} = {encoding(self.events[name], all_counters)}")
+            else:
+                lines.append(f"{name} = {uncore_encoding(self.uncore_events[name], self.uncore_counters(name))}")
         return "\n".join(lines) + "\n"
 
 
@@ -128,6 +167,32 @@ def encoding(event, all_counters):
     counters = {int(c) for c in counter.split(",") if c.strip().isdigit()}
     restriction = "" if counters >= all_counters else " counters=" + counter_list(counters)
     return "cpu/" + ",".join(terms) + "/" + restriction
+
+
+def uncore_encoding(event, unit_counters):
+    """An uncore event on its unit's PMU family; raises NotCountable for what
+    topdown cannot program (box filter registers, port masks, fixed and
+    free-running counters, units it does not know)."""
+    name = event["EventName"]
+    pmu = UNCORE_PMUS.get(event.get("Unit"))
+    if pmu is None:
+        raise NotCountable(f"{name} is on the uncore unit {event.get('Unit')}, which topdown does not count")
+    if event.get("CounterType", "PGMABLE") not in ("PGMABLE", None):
+        raise NotCountable(f"{name} is on a {event['CounterType'].lower()} uncore counter, "
+                           "which topdown does not count")
+    for key in ("PortMask", "FCMask", "ExtSel", "FILTER_VALUE"):
+        if int(event.get(key) or "0", 0) != 0:
+            raise NotCountable(f"{name} needs the uncore term {key}, which topdown does not program")
+    if event.get("Filter") not in (None, "", "na"):
+        raise NotCountable(f"{name} needs a box filter register ({event['Filter']}), "
+                           "which topdown does not program")
+    umask = (int(event.get("UMaskExt") or "0", 16) << 8) | int(event.get("UMask") or "0", 16)
+    terms = [f"event={event['EventCode'].lower()}", f"umask={umask:#x}"]
+    if int(event.get("CounterMask") or "0", 0) != 0:
+        terms.append(f"thresh={int(event['CounterMask'], 0)}")
+    # Always listed: the scheduler knows an uncore box's counters only from its events.
+    counters = {int(c) for c in event.get("Counter", "").split(",") if c.strip().isdigit()} or unit_counters
+    return f"{pmu}/{','.join(terms)}/ counters={counter_list(counters)} uncore"
 
 
 def counter_list(counters):

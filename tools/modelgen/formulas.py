@@ -83,6 +83,8 @@ class FormulaTranslator:
                 out.append(spelled[value])
             elif value in metric.constants:
                 out.append(constant(metric.constants[value], where))
+            elif value == "DURATIONTIMEINSECONDS":
+                out.append("duration_time")
             else:
                 raise GeneratorError(f"{where}: '{value}' is neither an alias nor a known name")
         return join(out)

@@ -35,11 +35,11 @@ SOURCE = os.path.dirname(os.path.dirname(HERE))
 class Generated:
     """One CPU's model: the metrics kept, each translated, and what was left out."""
 
-    def __init__(self, cpu, header, metrics, events, latencies, parents_elsewhere):
+    def __init__(self, cpu, header, metrics, events, uncore, latencies, parents_elsewhere):
         self.cpu = cpu
         self.header = header
         fix_parents(metrics, parents_elsewhere, cpu)
-        self.table = EventTable(events, latencies)
+        self.table = EventTable(events, latencies, uncore)
         names = {"tma_" + m.name.lower(): safe_name(m.name) for m in metrics}
         self.formulas = FormulaTranslator(names, self.table.spell)
         self.left_out = {}  # MetricName -> why
@@ -114,9 +114,10 @@ def generate(cpu, perfmon, text, out, parents):
     directory = os.path.join(perfmon, cpu.directory)
     header, metrics = read_metrics(os.path.join(directory, "metrics", cpu.metrics))
     events = read_events([os.path.join(directory, "events", f) for f in cpu.events])
+    uncore = read_uncore_events(directory) if cpu.server_uncore else {}
     latencies = read_retire_latencies(os.path.join(directory, "metrics", cpu.retire_latency)
                                       if cpu.retire_latency else None)
-    generated = Generated(cpu, header, metrics, events, latencies, parents)
+    generated = Generated(cpu, header, metrics, events, uncore, latencies, parents)
     cpus = cpu.cpus or cpu_matches(os.path.join(perfmon, "mapfile.csv"),
                                    f"/{cpu.directory}/events/{cpu.events[0]}")
     model_path = os.path.join(out, f"{cpu.name}.model")
@@ -137,13 +138,23 @@ def generate_ecore(cpu, perfmon, text, out):
 
 def generate_event_table(cpu, perfmon, out):
     """The perfmon encodings of the events a hand-written model names."""
-    events = read_events([os.path.join(perfmon, cpu.directory, "events", f) for f in cpu.events])
+    directory = os.path.join(perfmon, cpu.directory)
+    events = read_events([os.path.join(directory, "events", f) for f in cpu.events])
+    uncore = read_uncore_events(directory) if cpu.server_uncore else {}
     with open(os.path.join(SOURCE, "models", f"{cpu.name}.model"), encoding="utf-8") as handle:
         words = set(re.findall(r"[A-Za-z0-9_.]+", handle.read()))
-    table = EventTable(events, {})
-    table.used = {name for name in events if name in words}
+    table = EventTable(events, {}, uncore)
+    upper_words = {word.upper() for word in words}
+    table.used = {name for name in events if name in words} | {
+        name.upper() for name in uncore if name.upper() in upper_words and table.countable_uncore(name.upper())}
     write_atomically(os.path.join(out, "events", f"intel_{cpu.name}.events"), table.write(cpu, hand_written=True))
     return len(table.used)
+
+
+def read_uncore_events(directory):
+    """The uncore events of a CPU's perfmon folder (<CPU>/events/*_uncore*.json)."""
+    events_dir = os.path.join(directory, "events")
+    return read_events([os.path.join(events_dir, f) for f in sorted(os.listdir(events_dir)) if "_uncore" in f])
 
 
 def every_name():

@@ -1,0 +1,107 @@
+// Sapphire Rapids' uncore Info metrics from a `perf stat -a -A` file: perf
+// prints each uncore event (every box of its unit added up) on the first
+// CPU of each socket, named as `stat --cpu spr --print-perf` names them.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../support/temp_tree.h"
+#include "run_command.h"
+
+namespace topdown::testing {
+namespace {
+
+const std::string kTopdown = TOPDOWN_BIN;
+const char* kTwoSockets = "# CPU,Core,Socket\n0,0,0\n1,1,0\n2,0,1\n3,1,1\n";
+
+struct SocketCounts {
+  double clockticks, occupancy, occupancy_cycles, local_reads, local_prefetches, remote_reads, remote_prefetches,
+      io_reads, io_read_misses;
+};
+const SocketCounts kSocket0{2.0e9, 6.0e9, 2.0e9, 3000, 1000, 500, 500, 800, 200};
+const SocketCounts kSocket1{2.1e9, 3.0e9, 1.5e9, 1000, 0, 3000, 1000, 100, 100};
+
+std::string spr_file() {
+  std::string text;
+  const auto row = [&text](int cpu, double value, const std::string& event) {
+    text += "CPU" + std::to_string(cpu) + "," + std::to_string(static_cast<long long>(value)) + ",," + event +
+            ",1000,100.00,,\n";
+  };
+  for (int cpu = 0; cpu < 4; ++cpu) row(cpu, 1e9, "INST_RETIRED.ANY");
+  for (const auto& [cpu, s] : {std::pair{0, kSocket0}, std::pair{2, kSocket1}}) {
+    row(cpu, s.clockticks, "UNC_CHA_CLOCKTICKS:one_unit");
+    row(cpu, s.occupancy, "UNC_CHA_TOR_OCCUPANCY.IA_MISS_DRD");
+    row(cpu, s.occupancy_cycles, "UNC_CHA_TOR_OCCUPANCY.IA_MISS_DRD:c1");
+    row(cpu, s.local_reads, "UNC_CHA_TOR_INSERTS.IA_MISS_DRD_LOCAL");
+    row(cpu, s.local_prefetches, "UNC_CHA_TOR_INSERTS.IA_MISS_DRD_PREF_LOCAL");
+    row(cpu, s.remote_reads, "UNC_CHA_TOR_INSERTS.IA_MISS_DRD_REMOTE");
+    row(cpu, s.remote_prefetches, "UNC_CHA_TOR_INSERTS.IA_MISS_DRD_PREF_REMOTE");
+    row(cpu, s.io_reads, "UNC_CHA_TOR_INSERTS.IO_PCIRDCUR");
+    row(cpu, s.io_read_misses, "UNC_CHA_TOR_INSERTS.IO_MISS_PCIRDCUR");
+  }
+  return text;
+}
+
+// scope ("whole" for the file) -> Info metric -> value.
+std::map<std::string, std::map<std::string, double>> info_values(const std::string& json) {
+  std::vector<nlohmann::json> reports;
+  if (nlohmann::json whole = nlohmann::json::parse(json, nullptr, false); whole.is_object()) {
+    reports.push_back(std::move(whole));
+  } else {
+    std::istringstream in(json);
+    for (std::string line; std::getline(in, line);) reports.push_back(nlohmann::json::parse(line, nullptr, false));
+  }
+  std::map<std::string, std::map<std::string, double>> values;
+  for (const nlohmann::json& report : reports) {
+    if (!report.is_object() || !report.contains("info")) continue;
+    const std::string scope = report.value("scope", std::string("whole"));
+    for (const auto& metric : report["info"]) {
+      if (metric["value"].is_number()) values[scope][metric["name"].get<std::string>()] = metric["value"].get<double>();
+    }
+  }
+  return values;
+}
+
+double local_share(const SocketCounts& s) {
+  const double local = s.local_reads + s.local_prefetches;
+  return 100 * local / (local + s.remote_reads + s.remote_prefetches);
+}
+
+class ServerUncoreImport : public ::testing::Test {
+ protected:
+  TempTree tree_;
+  std::filesystem::path file_ = tree_.write("spr-A.csv", spr_file());
+  std::filesystem::path topology_ = tree_.write("lscpu.txt", kTwoSockets);
+};
+
+TEST_F(ServerUncoreImport, EachSocketsUncoreMetricsComeFromItsBoxes) {
+  const CommandResult r = run_command(kTopdown + " import --cpu spr --info --json -l 1 --per-socket --topology " +
+                                      topology_.string() + " " + file_.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto values = info_values(r.err);
+  for (const auto& [scope, s] : {std::pair{"S0", kSocket0}, std::pair{"S1", kSocket1}}) {
+    ASSERT_TRUE(values.count(scope)) << r.err;
+    const auto& metrics = values.at(scope);
+    EXPECT_DOUBLE_EQ(metrics.at("Info_System_Socket_CLKS"), s.clockticks) << scope;
+    EXPECT_DOUBLE_EQ(metrics.at("Info_System_MEM_Parallel_Reads"), s.occupancy / s.occupancy_cycles) << scope;
+    EXPECT_NEAR(metrics.at("numa_reads_addressed_to_local_dram"), local_share(s), 1e-9) << scope;
+    EXPECT_NEAR(metrics.at("io_percent_of_inbound_reads_that_miss_l3"), 100 * s.io_read_misses / s.io_reads, 1e-9)
+        << scope;
+  }
+}
+
+TEST_F(ServerUncoreImport, TheWholeFileAddsTheSocketsUp) {
+  const CommandResult r = run_command(kTopdown + " import --cpu spr --info --json -l 1 " + file_.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto metrics = info_values(r.err).at("whole");
+  EXPECT_DOUBLE_EQ(metrics.at("Info_System_Socket_CLKS"), kSocket0.clockticks + kSocket1.clockticks);
+  EXPECT_DOUBLE_EQ(metrics.at("Info_System_MEM_Parallel_Reads"),
+                   (kSocket0.occupancy + kSocket1.occupancy) / (kSocket0.occupancy_cycles + kSocket1.occupancy_cycles));
+}
+
+}  // namespace
+}  // namespace topdown::testing

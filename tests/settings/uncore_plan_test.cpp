@@ -1,0 +1,68 @@
+// stat -a --info on a Sapphire Rapids-like machine (tests/data/sysfs-spr):
+// the uncore Info metrics' events are planned on their units' box families,
+// each group within a box's four counters and its events' restrictions.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "events/model_resolver.h"
+#include "schedule/plan.h"
+#include "settings/stat.h"
+
+namespace topdown::settings {
+namespace {
+
+const std::filesystem::path kModels = std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models";
+const std::filesystem::path kFixture = std::filesystem::path(TOPDOWN_SOURCE_DIR) / "tests/data/sysfs-spr";
+
+schedule::Plan spr_plan_with_every_info_metric() {
+  cpu::CpuInfo cpu = cpu::detect(kFixture / "sys", kFixture / "proc");
+  cpu.id.vendor = cpu::Vendor::Intel;
+  cpu.id.family = 6;
+  cpu.id.model = 0x8F;
+  cpu.working_counters = 8;
+  const model::Model model = model::select_model(kModels, cpu.id);
+  events::ResolverConfig config = events::resolver_config(model, cpu);
+  config.sysfs_devices = kFixture / "sys/bus/event_source/devices";
+  const events::Resolver resolver(config);
+  StatOptions options;
+  options.system_wide = true;
+  options.all_info = true;
+  const StatPlanning planning = plan_stat(options, cpu, model);
+  return schedule::make_plan(model, planning.vars, planning.selection, resolver, planning.budget);
+}
+
+TEST(UncorePlan, UncoreInfoMetricsArePlannedOnTheirUnitsBoxes) {
+  const schedule::Plan plan = spr_plan_with_every_info_metric();
+  for (const char* metric : {"Info_System_DRAM_BW_Use", "Info_System_MEM_Read_Latency", "Info_System_Socket_CLKS",
+                             "Info_System_Uncore_Frequency", "Info_System_MEM_Parallel_Reads",
+                             "Info_System_IO_Write_BW", "Info_System_UPI_Data_Transmit_BW"}) {
+    EXPECT_NE(std::find(plan.nodes.begin(), plan.nodes.end(), metric), plan.nodes.end()) << metric;
+  }
+  std::map<std::string, std::set<std::string>> events_by_pmu;
+  for (const schedule::Group& group : plan.groups) {
+    if (!group.pmu.starts_with("uncore_")) continue;
+    // A box has four counters; counter 0 alone takes the TOR occupancy events.
+    EXPECT_LE(group.events.size(), 4u) << group.pmu;
+    int on_counter_0_only = 0;
+    for (const events::Encoding& event : group.events) {
+      EXPECT_EQ(event.pmu, group.pmu);
+      EXPECT_EQ(event.uncore_cpus, (std::vector<int>{0, 4}));
+      on_counter_0_only += event.counter_mask == 1 ? 1 : 0;
+      events_by_pmu[group.pmu].insert(event.name);
+    }
+    EXPECT_LE(on_counter_0_only, 1) << group.pmu;
+  }
+  EXPECT_TRUE(events_by_pmu["uncore_imc"].count("UNC_M_CAS_COUNT.RD"));
+  EXPECT_TRUE(events_by_pmu["uncore_imc"].count("UNC_M_CAS_COUNT.WR"));
+  EXPECT_TRUE(events_by_pmu["uncore_cha"].count("UNC_CHA_TOR_OCCUPANCY.IA_MISS_DRD"));
+  EXPECT_TRUE(events_by_pmu["uncore_cha"].count("UNC_CHA_TOR_OCCUPANCY.IA_MISS_DRD:c1"));
+  EXPECT_EQ(events_by_pmu["uncore_cha_0"], (std::set<std::string>{"UNC_CHA_CLOCKTICKS:one_unit"}));
+  EXPECT_TRUE(events_by_pmu["uncore_upi"].count("UNC_UPI_TXL_FLITS.ALL_DATA"));
+}
+
+}  // namespace
+}  // namespace topdown::settings
