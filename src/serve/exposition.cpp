@@ -28,6 +28,11 @@ void append_value(std::string& out, double value) {
     out += "NaN";
   } else if (std::isinf(value)) {
     out += value > 0 ? "+Inf" : "-Inf";
+  } else if (!std::signbit(value) && value < 1e15 && value == std::floor(value)) {
+    // Counts and whole shares, most samples: written as the integers they
+    // are, as the shortest form writes them, without its search.
+    const fmt::format_int digits(static_cast<unsigned long long>(value));
+    out.append(digits.data(), digits.size());
   } else {
     // A format compiled in: no format string parsed per sample.
     char text[32];
