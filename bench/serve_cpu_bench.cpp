@@ -43,12 +43,12 @@ int main(int argc, char** argv) {
       std::printf("topdown serve did not start (see /tmp/serve_cpu_bench.log)\n");
       return 1;
     }
-    httplib::Client client("127.0.0.1", port);
+    HttpClient client(port);
     const double cpu_before = cpu_seconds(serve.pid());
     const auto start = std::chrono::steady_clock::now();
     for (int i = 0; i < seconds; ++i) {
       std::this_thread::sleep_for(std::chrono::seconds(1));
-      client.Get("/metrics");
+      client.get("/metrics");
     }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double used = cpu_seconds(serve.pid()) - cpu_before;

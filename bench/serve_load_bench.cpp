@@ -28,9 +28,8 @@ int main() {
   const LoadResult result = load(port, 10'000, 50, 1'000, 4);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::this_thread::sleep_for(std::chrono::seconds(6));  // slow connections time out
-  httplib::Client client("127.0.0.1", port);
-  const auto after = client.Get("/metrics");
-  const auto series = parse_exposition(after ? after->body : "");
+  const HttpResponse after = HttpClient(port).get("/metrics");
+  const auto series = parse_exposition(after.body);
   const double lost =
       series.count({"topdown_lost_intervals_total", {}}) ? series.at({"topdown_lost_intervals_total", {}}) : -1;
   const long fds_after = open_fds(serve.pid());

@@ -1,6 +1,7 @@
 #include "cli/serve_command.h"
 
 #include <fmt/format.h>
+#include <sys/resource.h>
 
 #include <csignal>
 #include <cstdio>
@@ -45,6 +46,16 @@ report::RunInfo run_info(const Context& context, const schedule::Plan& plan, con
   return run;
 }
 
+// Each client connection is a descriptor: as many as the hard limit allows
+// (the soft one is often 1024), as Go's runtime does for exporters.
+void raise_descriptor_limit() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
 }  // namespace
 
 CLI::App* add_serve_command(CLI::App& app, ServeOptions& options) {
@@ -52,6 +63,8 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& options) {
   settings::StatOptions& stat = options.stat;
   CLI::App* command = app.add_subcommand("serve", "Count continuously and serve the breakdown to Prometheus");
   command->add_option("--listen", options.listen, "ADDRESS:PORT to serve on (default 127.0.0.1:9842, loopback only)");
+  command->add_option("--web-config", options.web_config,
+                      "TLS, basic authentication and headers from FILE (Prometheus exporter-toolkit's YAML)");
   command->add_option("-l,--level", stat.report.level, "Tree depth to compute (1-6)")->check(CLI::Range(1, 6));
   command->add_option("--cpu", stat.cpu, "Use the model for this CPU (see `topdown list --cpu`)");
   command->add_option("--model", stat.model_file, "Use the model in FILE (docs/model-format.md)")
@@ -89,6 +102,9 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& options) {
 
 int run_serve(const ServeOptions& options) {
   const serve::ListenAddress address = serve::parse_listen_address(options.listen);
+  const serve::WebConfig web =
+      options.web_config.empty() ? serve::WebConfig{} : serve::read_web_config(options.web_config);
+  for (const std::string& warning : web.warnings) std::fprintf(stderr, "topdown: warning: %s\n", warning.c_str());
   settings::StatOptions stat = options.stat;
   if (!stat.interval_ms) stat.interval_ms = kDefaultIntervalMs;
   if (stat.cpu_list.empty() && stat.pids.empty()) stat.system_wide = true;
@@ -122,8 +138,9 @@ int run_serve(const ServeOptions& options) {
   // exporter; a client gone while it is answered must not kill it either.
   std::signal(SIGHUP, SIG_IGN);
   std::signal(SIGPIPE, SIG_IGN);
-  serve::HttpServer server(address, store, description(context, target, *stat.interval_ms));
-  std::fprintf(stderr, "topdown: serving http://%s/metrics (model %s, every %d ms)\n",
+  raise_descriptor_limit();
+  serve::HttpServer server(address, store, description(context, target, *stat.interval_ms), web);
+  std::fprintf(stderr, "topdown: serving %s://%s/metrics (model %s, every %d ms)\n", web.tls ? "https" : "http",
                serve::ListenAddress{address.host, server.port()}.text().c_str(), context.model.name.c_str(),
                *stat.interval_ms);
 

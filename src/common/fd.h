@@ -18,6 +18,8 @@ class Fd {
   int get() const { return fd_; }
   bool valid() const { return fd_ >= 0; }
   void reset();
+  // Hands the descriptor over (to a library that closes it), leaving this empty.
+  [[nodiscard]] int release() { return std::exchange(fd_, -1); }
 
  private:
   int fd_ = -1;

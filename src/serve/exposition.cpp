@@ -1,14 +1,57 @@
 #include "serve/exposition.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <cmath>
+#include <unordered_map>
 
 namespace topdown::serve {
 namespace {
 
+// escape_label_value and format_value, appended to `out`.
+void append_escaped(std::string& out, std::string_view value) {
+  size_t plain = 0;  // the start of what needs no escape
+  for (size_t i = 0; i < value.size(); ++i) {
+    const char c = value[i];
+    if (c != '\\' && c != '"' && c != '\n') continue;
+    out.append(value.data() + plain, i - plain);
+    out += '\\';
+    out += c == '\n' ? 'n' : c;
+    plain = i + 1;
+  }
+  out.append(value.data() + plain, value.size() - plain);
+}
+
+void append_value(std::string& out, double value) {
+  if (std::isnan(value)) {
+    out += "NaN";
+  } else if (std::isinf(value)) {
+    out += value > 0 ? "+Inf" : "-Inf";
+  } else if (!std::signbit(value) && value < 1e15 && value == std::floor(value)) {
+    // Counts and whole shares, most samples: written as the integers they
+    // are, as the shortest form writes them, without its search.
+    const fmt::format_int digits(static_cast<unsigned long long>(value));
+    out.append(digits.data(), digits.size());
+  } else {
+    // A format compiled in: no format string parsed per sample.
+    char text[32];
+    out.append(text, fmt::format_to(text, FMT_COMPILE("{}"), value));
+  }
+}
+
+// A label as the format writes it, after a comma unless it is the first.
+void append_label(std::string& text, std::string_view name, std::string_view value) {
+  if (!text.empty()) text += ',';
+  text += name;
+  text += "=\"";
+  append_escaped(text, value);
+  text += '"';
+}
+
 // One metric family: its header, then its samples; the format wants a
-// family's samples together.
+// family's samples together. A scrape of a large machine has some 100,000
+// samples, so their labels come as text made once per node and per scope.
 class Family {
  public:
   Family(std::string& out, std::string_view name, std::string_view type, std::string_view help)
@@ -16,18 +59,18 @@ class Family {
     fmt::format_to(std::back_inserter(out_), "# HELP {} {}\n# TYPE {} {}\n", name, help, name, type);
   }
 
-  void sample(const Labels& labels, double value) {
+  // `first` and `scope` are labels as append_label writes them; either may be empty.
+  void sample(std::string_view first, std::string_view scope, double value) {
     out_ += name_;
-    if (!labels.empty()) {
+    if (!first.empty() || !scope.empty()) {
       out_ += '{';
-      for (size_t i = 0; i < labels.size(); ++i) {
-        if (i > 0) out_ += ',';
-        fmt::format_to(std::back_inserter(out_), "{}=\"{}\"", labels[i].first, escape_label_value(labels[i].second));
-      }
+      out_ += first;
+      if (!first.empty() && !scope.empty()) out_ += ',';
+      out_ += scope;
       out_ += '}';
     }
     out_ += ' ';
-    out_ += format_value(value);
+    append_value(out_, value);
     out_ += '\n';
   }
 
@@ -36,83 +79,129 @@ class Family {
   std::string_view name_;
 };
 
-// `first`, then the scope's labels, then the model.
-Labels with_scope(Labels first, const ScopeResult& scope, const std::string& model) {
-  first.insert(first.end(), scope.labels.begin(), scope.labels.end());
-  first.emplace_back("model", model);
-  return first;
-}
+// What every sample of a snapshot shares, written once: each scope's labels
+// with the model, and each node's own labels.
+class LabelTexts {
+ public:
+  explicit LabelTexts(const Snapshot& snapshot) {
+    scopes_.reserve(snapshot.scopes.size());
+    for (const ScopeResult& scope : snapshot.scopes) {
+      std::string text;
+      for (const auto& [name, value] : scope.labels) append_label(text, name, value);
+      append_label(text, "model", snapshot.model);
+      scopes_.push_back(std::move(text));
+    }
+  }
+  const std::string& scope(size_t index) const { return scopes_[index]; }
 
-Labels node_labels(const eval::NodeResult& result) {
-  const model::Node& node = *result.node;
-  return {{"node", node.name}, {"level", std::to_string(node.level)}, {"parent", node.parent}};
-}
+  // node, level and parent.
+  const std::string& node(const model::Node& node) {
+    auto [found, added] = nodes_.try_emplace(&node);
+    if (added) {
+      append_label(found->second, "node", node.name);
+      append_label(found->second, "level", std::to_string(node.level));
+      append_label(found->second, "parent", node.parent);
+    }
+    return found->second;
+  }
+  // An Info metric's metric and unit.
+  const std::string& info(const model::Node& node) {
+    auto [found, added] = infos_.try_emplace(&node);
+    if (added) {
+      append_label(found->second, "metric", node.name);
+      append_label(found->second, "unit", node.unit);
+    }
+    return found->second;
+  }
+  // event, for the `index`th event of a scope: scopes mostly have the same
+  // events in the same order, so the text made for the last scope's is kept
+  // while it is the same event.
+  const std::string& event(size_t index, const std::shared_ptr<const std::string>& name) {
+    if (index >= events_.size()) events_.resize(index + 1);
+    auto& [cached, text] = events_[index];
+    if (cached != name.get()) {
+      cached = name.get();
+      text.clear();
+      append_label(text, "event", *name);
+    }
+    return text;
+  }
 
-void write_nodes(std::string& out, const Snapshot& snapshot) {
+ private:
+  std::vector<std::string> scopes_;
+  std::unordered_map<const model::Node*, std::string> nodes_;
+  std::unordered_map<const model::Node*, std::string> infos_;
+  std::vector<std::pair<const std::string*, std::string>> events_;  // name, label
+};
+
+void write_nodes(std::string& out, const Snapshot& snapshot, LabelTexts& labels) {
+  const auto& scopes = snapshot.scopes;
   Family ratio(out, "topdown_node_ratio", "gauge",
                "Fraction of the node's domain (slots, cycles) in the last interval; nodes that cannot be trusted "
                "in it are in topdown_node_omitted instead");
-  for (const ScopeResult& scope : snapshot.scopes) {
-    for (const eval::NodeResult& node : scope.report.evaluation.nodes) {
-      if (!node.node->is_info && omission_reason(node, scope.idle).empty()) {
-        ratio.sample(with_scope(node_labels(node), scope, snapshot.model), *node.value);
+  for (size_t s = 0; s < scopes.size(); ++s) {
+    for (const eval::NodeResult& node : scopes[s].report.evaluation.nodes) {
+      if (!node.node->is_info && omission_reason(node, scopes[s].idle).empty()) {
+        ratio.sample(labels.node(*node.node), labels.scope(s), *node.value);
       }
     }
   }
   Family share(out, "topdown_node_counted_ratio", "gauge",
                "Smallest share of the last interval the node's events were counted (below 1: multiplexed, "
                "extrapolated)");
-  for (const ScopeResult& scope : snapshot.scopes) {
-    for (const eval::NodeResult& node : scope.report.evaluation.nodes) {
-      if (!node.node->is_info) share.sample(with_scope(node_labels(node), scope, snapshot.model), node.counted_share);
+  for (size_t s = 0; s < scopes.size(); ++s) {
+    for (const eval::NodeResult& node : scopes[s].report.evaluation.nodes) {
+      if (!node.node->is_info) share.sample(labels.node(*node.node), labels.scope(s), node.counted_share);
     }
   }
   Family omitted(out, "topdown_node_omitted", "gauge",
                  "1 for each node or Info metric left out in the last interval, with the reason");
-  for (const ScopeResult& scope : snapshot.scopes) {
-    for (const eval::NodeResult& node : scope.report.evaluation.nodes) {
-      const std::string_view reason = omission_reason(node, scope.idle);
+  for (size_t s = 0; s < scopes.size(); ++s) {
+    for (const eval::NodeResult& node : scopes[s].report.evaluation.nodes) {
+      const std::string_view reason = omission_reason(node, scopes[s].idle);
       if (reason.empty()) continue;
-      Labels labels = node_labels(node);
-      labels.emplace_back("reason", std::string(reason));
-      omitted.sample(with_scope(std::move(labels), scope, snapshot.model), 1);
+      std::string first = labels.node(*node.node);
+      append_label(first, "reason", reason);
+      omitted.sample(first, labels.scope(s), 1);
     }
   }
   Family bottleneck(out, "topdown_bottleneck", "gauge",
                     "1 for the bottleneck of the last interval: the deepest node over its threshold on the path of "
                     "the largest level-1 node");
-  for (const ScopeResult& scope : snapshot.scopes) {
-    if (const eval::NodeResult* node = scope.report.evaluation.bottleneck()) {
-      bottleneck.sample(
-          with_scope({{"node", node->node->name}, {"level", std::to_string(node->node->level)}}, scope, snapshot.model),
-          1);
+  for (size_t s = 0; s < scopes.size(); ++s) {
+    if (const eval::NodeResult* node = scopes[s].report.evaluation.bottleneck()) {
+      std::string first;
+      append_label(first, "node", node->node->name);
+      append_label(first, "level", std::to_string(node->node->level));
+      bottleneck.sample(first, labels.scope(s), 1);
     }
   }
   Family info(out, "topdown_info_value", "gauge", "An Info metric of the model in the last interval, in its unit");
-  for (const ScopeResult& scope : snapshot.scopes) {
-    for (const eval::NodeResult& node : scope.report.evaluation.nodes) {
-      if (node.node->is_info && omission_reason(node, scope.idle).empty()) {
-        info.sample(with_scope({{"metric", node.node->name}, {"unit", node.node->unit}}, scope, snapshot.model),
-                    *node.value);
+  for (size_t s = 0; s < scopes.size(); ++s) {
+    for (const eval::NodeResult& node : scopes[s].report.evaluation.nodes) {
+      if (node.node->is_info && omission_reason(node, scopes[s].idle).empty()) {
+        info.sample(labels.info(*node.node), labels.scope(s), *node.value);
       }
     }
   }
 }
 
-void write_events(std::string& out, const Snapshot& snapshot) {
+void write_events(std::string& out, const Snapshot& snapshot, LabelTexts& labels) {
+  const auto& scopes = snapshot.scopes;
   Family total(out, "topdown_events_total", "counter",
                "Each event's count since counting started (scaled where it was multiplexed)");
-  for (const ScopeResult& scope : snapshot.scopes) {
-    for (const auto& [event, value] : scope.event_totals) {
-      total.sample(with_scope({{"event", event}}, scope, snapshot.model), value);
+  for (size_t s = 0; s < scopes.size(); ++s) {
+    const std::vector<ScopeResult::Event>& events = scopes[s].events;
+    for (size_t e = 0; e < events.size(); ++e) {
+      if (events[e].total) total.sample(labels.event(e, events[e].name), labels.scope(s), *events[e].total);
     }
   }
   Family share(out, "topdown_event_counted_ratio", "gauge",
                "Share of the last interval each event was counted (below 1: multiplexed)");
-  for (const ScopeResult& scope : snapshot.scopes) {
-    for (const auto& [key, count] : scope.report.sample.events) {
-      if (key.group == 0)
-        share.sample(with_scope({{"event", key.event}}, scope, snapshot.model), count.running_share());
+  for (size_t s = 0; s < scopes.size(); ++s) {
+    const std::vector<ScopeResult::Event>& events = scopes[s].events;
+    for (size_t e = 0; e < events.size(); ++e) {
+      share.sample(labels.event(e, events[e].name), labels.scope(s), events[e].counted_share);
     }
   }
 }
@@ -120,15 +209,15 @@ void write_events(std::string& out, const Snapshot& snapshot) {
 void write_health(std::string& out, const Snapshot& snapshot) {
   const Health& health = snapshot.health;
   Family(out, "topdown_intervals_total", "counter", "Counting intervals completed")
-      .sample({}, static_cast<double>(health.intervals));
+      .sample({}, {}, static_cast<double>(health.intervals));
   Family(out, "topdown_lost_intervals_total", "counter",
          "Interval timer periods that passed without an interval of their own (counting fell behind)")
-      .sample({}, static_cast<double>(health.lost_intervals));
+      .sample({}, {}, static_cast<double>(health.lost_intervals));
   Family(out, "topdown_errors_total", "counter", "Intervals that could not be evaluated")
-      .sample({}, static_cast<double>(health.errors));
-  Family(out, "topdown_interval_seconds", "gauge", "Length of the last interval").sample({}, snapshot.interval_s);
+      .sample({}, {}, static_cast<double>(health.errors));
+  Family(out, "topdown_interval_seconds", "gauge", "Length of the last interval").sample({}, {}, snapshot.interval_s);
   Family(out, "topdown_interval_end_seconds", "gauge", "End of the last interval, seconds since counting started")
-      .sample({}, snapshot.time_s);
+      .sample({}, {}, snapshot.time_s);
 }
 
 }  // namespace
@@ -143,39 +232,35 @@ std::string_view omission_reason(const eval::NodeResult& node, bool scope_idle) 
 
 std::string escape_label_value(std::string_view value) {
   std::string escaped;
-  escaped.reserve(value.size());
-  for (const char c : value) {
-    if (c == '\\') {
-      escaped += "\\\\";
-    } else if (c == '"') {
-      escaped += "\\\"";
-    } else if (c == '\n') {
-      escaped += "\\n";
-    } else {
-      escaped += c;
-    }
-  }
+  append_escaped(escaped, value);
   return escaped;
 }
 
 std::string format_value(double value) {
-  if (std::isnan(value)) return "NaN";
-  if (std::isinf(value)) return value > 0 ? "+Inf" : "-Inf";
-  return fmt::format("{}", value);
+  std::string text;
+  append_value(text, value);
+  return text;
 }
 
 std::string write_exposition(const Snapshot& snapshot) {
+  // Room for every sample at a typical length, so that a large scrape is
+  // written without moving.
+  size_t samples = 16;
+  for (const ScopeResult& scope : snapshot.scopes) {
+    samples += 3 * scope.report.evaluation.nodes.size() + 2 * scope.events.size();
+  }
   std::string out;
-  out.reserve(4096);
-  write_nodes(out, snapshot);
-  write_events(out, snapshot);
+  out.reserve(samples * 128);
+  LabelTexts labels(snapshot);
+  write_nodes(out, snapshot, labels);
+  write_events(out, snapshot, labels);
   write_health(out, snapshot);
   return out;
 }
 
 std::string write_scrape_duration(double seconds) {
   std::string out;
-  Family(out, "topdown_scrape_duration_seconds", "gauge", "Time taken to render this response").sample({}, seconds);
+  Family(out, "topdown_scrape_duration_seconds", "gauge", "Time taken to render this response").sample({}, {}, seconds);
   return out;
 }
 

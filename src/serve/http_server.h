@@ -1,33 +1,36 @@
 #pragma once
-// The HTTP side of `topdown serve` (cpp-httplib): GET /metrics, /report,
-// /healthz and / rendered from the latest snapshot, on threads of its own,
-// so counting never waits on a socket.
+// The HTTP side of `topdown serve` (libmicrohttpd): GET /metrics, /report,
+// /healthz and / rendered from the latest snapshot on one event-driven
+// thread of its own, so counting never waits on a socket and no number of
+// slow or idle clients can hold every thread.
 #include <chrono>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "serve/listen_address.h"
 #include "serve/snapshot.h"
+#include "serve/web_config.h"
 
 namespace topdown::serve {
 
-// What a client can hold. Requests are served by `threads` threads; at most
-// `max_connections` accepted connections wait or are served at once, and
-// beyond that new ones wait in the kernel's listen queue (no descriptor, no
-// memory of ours). A connection that sends nothing for `read_timeout`, or
-// takes no data for `write_timeout`, is closed. A thread serves one
-// connection at a time, so by default a connection serves one request and
-// is closed: an idle keep-alive connection would hold a thread between
-// scrapes. Request bodies are capped (none is needed).
+// What clients can hold. Connections beyond `max_connections` in all wait
+// in the kernel's listen queue (or are closed as they are accepted); beyond
+// `max_connections_per_client` from one address they are closed as they
+// are accepted. A connection must send a request's whole head (request
+// line and headers, after the TLS handshake) within `head_deadline` of
+// connecting or of its previous answer, and heads are at most
+// `max_head_bytes`; one that moves no data for `idle_timeout` while it is
+// answered is closed too. A connection serves up to `keep_alive_requests`
+// requests. No page takes a body: a request announcing one gets 400.
 struct ServerLimits {
-  size_t threads = 8;
-  size_t max_connections = 64;
-  std::chrono::seconds read_timeout{5};
-  std::chrono::seconds write_timeout{5};
-  std::chrono::seconds keep_alive_timeout{5};
-  size_t keep_alive_requests = 1;
-  size_t max_request_body = 4096;
+  size_t max_connections = 2048;
+  size_t max_connections_per_client = 128;
+  std::chrono::seconds head_deadline{5};
+  std::chrono::seconds idle_timeout{5};
+  size_t max_head_bytes = 16384;
+  size_t keep_alive_requests = 100;
 };
 
 // The pages, apart from the server so that they are tested without one.
@@ -39,16 +42,16 @@ std::optional<std::string> report_json(const Snapshot& snapshot);
 class HttpServer {
  public:
   // Binds `address` (throws Error naming it when it cannot) and serves from
-  // `store` until stop(). `description` is GET /'s line.
+  // `store` until stop(), with the TLS, users and headers of `web` (plain
+  // HTTP for everyone without). `description` is GET /'s line.
   HttpServer(const ListenAddress& address, const SnapshotStore& store, std::string description,
-             const ServerLimits& limits = {});
+             const WebConfig& web = {}, const ServerLimits& limits = {});
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
   ~HttpServer();
 
   int port() const;  // the port bound (the one chosen for port 0)
-  // Stops accepting, lets the requests in progress end (each within the
-  // timeouts) and joins the threads.
+  // Stops accepting, closes every connection and joins the threads.
   void stop();
 
  private:

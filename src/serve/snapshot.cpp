@@ -126,8 +126,19 @@ ScopeResult SnapshotBuilder::scope_result(Labels labels, std::string report_scop
   report::RunInfo run = run_;
   run.elapsed_s = sample.duration_s;
   const bool idle = !sample.any_enabled();
-  ScopeResult result{
-      std::move(labels), {std::move(report_scope), evaluator_.evaluate(sample), sample, std::move(run)}, totals, idle};
+  std::vector<ScopeResult::Event> events;
+  for (const auto& [key, count] : sample.events) {
+    if (key.group != 0) continue;
+    const auto total = totals.find(key.event);
+    std::shared_ptr<const std::string>& name = event_names_[key.event];
+    if (!name) name = std::make_shared<const std::string>(key.event);
+    events.push_back(
+        {name, total == totals.end() ? std::nullopt : std::optional(total->second), count.running_share()});
+  }
+  ScopeResult result{std::move(labels),
+                     {std::move(report_scope), evaluator_.evaluate(sample), sample, std::move(run)},
+                     std::move(events),
+                     idle};
   return result;
 }
 

@@ -36,9 +36,19 @@ struct ScopeResult {
   // The interval's evaluation and counts, with the run described (and the
   // report's scope named) for /report.
   report::Report report;
-  // Each event's scaled count added up over every interval since counting
-  // started: the raw counters Prometheus takes rates of.
-  std::map<std::string, double, std::less<>> event_totals;
+  // Each event of the interval (its first copy, of group 0), in name order:
+  // its scaled count added up over every interval since counting started
+  // (the raw counter Prometheus takes rates of; none while it never ran)
+  // and the share of this interval it was counted. A vector, so that a
+  // scrape of many scopes reads them in order.
+  struct Event {
+    // Shared by every scope and interval (SnapshotBuilder's), so that a
+    // scrape knows an event it has seen by its address.
+    std::shared_ptr<const std::string> name;
+    std::optional<double> total;
+    double counted_share = 0;
+  };
+  std::vector<Event> events;
   // No event was enabled in the interval: a cgroup (or thread) that ran no
   // task, whose nodes have no value rather than a broken one.
   bool idle = false;
@@ -102,6 +112,7 @@ class SnapshotBuilder {
   report::RunInfo run_;
   std::chrono::milliseconds period_;
   std::map<Labels, std::map<std::string, double, std::less<>>> totals_;  // per scope's labels
+  std::map<std::string, std::shared_ptr<const std::string>, std::less<>> event_names_;
   std::shared_ptr<const Snapshot> last_;
   Health health_;
 };

@@ -35,9 +35,8 @@ struct Server {
   }
   bool ready() { return wait_for_http(port, "/report", std::chrono::seconds(10)); }
   std::string scrape() {
-    httplib::Client client("127.0.0.1", port);
-    const auto result = client.Get("/metrics");
-    return result && result->status == 200 ? result->body : "";
+    const HttpResponse result = HttpClient(port).get("/metrics");
+    return result.status == 200 ? result.body : "";
   }
 };
 
@@ -64,12 +63,12 @@ TEST(ServeCli, PrometheusStoresWhatTopdownServed) {
 
   // What topdown served for each interval, by its number (topdown_intervals_total),
   // until Prometheus has scraped four times (it takes a few seconds to start).
-  httplib::Client api("127.0.0.1", prometheus_port);
+  HttpClient api(prometheus_port);
   const auto scrapes_stored = [&api] {
-    const auto count =
-        api.Get("/api/v1/query", {{"query", "count_over_time(topdown_intervals_total[60s])"}}, httplib::Headers{});
-    if (!count || count->status != 200) return 0;
-    const nlohmann::json answer = nlohmann::json::parse(count->body);
+    const HttpResponse count =
+        api.get("/api/v1/query?query=" + api.escape("count_over_time(topdown_intervals_total[60s])"));
+    if (count.status != 200) return 0;
+    const nlohmann::json answer = nlohmann::json::parse(count.body);
     const auto& result = answer["data"]["result"];
     return result.empty() ? 0 : std::stoi(result[0]["value"][1].get<std::string>());
   };
@@ -84,11 +83,11 @@ TEST(ServeCli, PrometheusStoresWhatTopdownServed) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   ASSERT_TRUE(prometheus.running()) << slurp(dir + "/prometheus.log");
-  const auto result =
-      api.Get("/api/v1/query", {{"query", R"({__name__=~"topdown_.+",job="topdown"}[30s])"}}, httplib::Headers{});
+  const HttpResponse result =
+      api.get("/api/v1/query?query=" + api.escape(R"({__name__=~"topdown_.+",job="topdown"}[30s])"));
   ASSERT_TRUE(result) << slurp(dir + "/prometheus.log");
-  ASSERT_EQ(result->status, 200) << result->body;
-  const nlohmann::json answer = nlohmann::json::parse(result->body);
+  ASSERT_EQ(result.status, 200) << result.body;
+  const nlohmann::json answer = nlohmann::json::parse(result.body);
   // Per scrape (its timestamp): the series stored.
   std::map<double, std::map<SeriesKey, double>> stored;
   for (const nlohmann::json& series : answer["data"]["result"]) {
@@ -121,7 +120,7 @@ TEST(ServeCli, PrometheusStoresWhatTopdownServed) {
       ++values_compared;
     }
   }
-  EXPECT_GE(scrapes_compared, 3u) << result->body;
+  EXPECT_GE(scrapes_compared, 3u) << result.body;
   EXPECT_GE(values_compared, 3 * 20u);
   // On_CPU per CPU is a ratio Prometheus has (the idle task counts as on a CPU).
   bool has_ratio = false;

@@ -205,6 +205,12 @@ TEST(Exposition, LabelValuesAndNumbersAreWrittenAsTheFormatSays) {
   EXPECT_EQ(format_value(0.1), "0.1");
   EXPECT_EQ(format_value(1e21), "1e+21");
   EXPECT_EQ(format_value(12345678901.0), "12345678901");
+  EXPECT_EQ(format_value(0.0), "0");
+  EXPECT_EQ(format_value(-0.0), "-0");
+  EXPECT_EQ(format_value(1.0), "1");
+  EXPECT_EQ(format_value(-3.0), "-3");
+  EXPECT_EQ(format_value(999999999999999.0), "999999999999999");
+  EXPECT_EQ(format_value(1e16), "1e+16");
   EXPECT_EQ(format_value(1.0 / 0.0), "+Inf");
   EXPECT_EQ(format_value(-1.0 / 0.0), "-Inf");
   EXPECT_EQ(std::stod(format_value(2.0 / 3.0)), 2.0 / 3.0);  // round-trips exactly

@@ -11,18 +11,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <httplib.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "support/http_client.h"
 
 namespace topdown::testing {
 
@@ -91,9 +92,9 @@ class Child {
 inline bool wait_for_http(int port, const std::string& path, std::chrono::milliseconds limit) {
   const auto end = std::chrono::steady_clock::now() + limit;
   while (std::chrono::steady_clock::now() < end) {
-    httplib::Client client("127.0.0.1", port);
-    client.set_connection_timeout(std::chrono::milliseconds(200));
-    if (const auto result = client.Get(path.c_str()); result && result->status == 200) return true;
+    HttpClient client(port);
+    client.timeout(std::chrono::milliseconds(500));
+    if (const HttpResponse result = client.get(path); result && result.status == 200) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   return false;
@@ -194,13 +195,11 @@ inline LoadResult load(int port, size_t scrapes, size_t clients, size_t garbage,
   std::vector<std::thread> threads;
   for (size_t c = 0; c < clients; ++c) {
     threads.emplace_back([&, c] {
-      httplib::Client client("127.0.0.1", port);
-      client.set_keep_alive(true);
-      client.set_read_timeout(std::chrono::seconds(20));
+      HttpClient client(port);
       while (next.fetch_add(1) < scrapes) {
         const auto start = std::chrono::steady_clock::now();
-        const auto result = client.Get("/metrics");
-        if (result && result->status == 200) {
+        const HttpResponse result = client.get("/metrics");
+        if (result && result.status == 200) {
           latencies[c].push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
         } else {
           ++failed;
