@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "../support/temp_tree.h"
+#include "json_reports.h"
 #include "run_command.h"
 
 namespace topdown::testing {
@@ -48,13 +49,7 @@ std::string spr_file() {
 
 // scope ("whole" for the file) -> Info metric -> value.
 std::map<std::string, std::map<std::string, double>> info_values(const std::string& json) {
-  std::vector<nlohmann::json> reports;
-  if (nlohmann::json whole = nlohmann::json::parse(json, nullptr, false); whole.is_object()) {
-    reports.push_back(std::move(whole));
-  } else {
-    std::istringstream in(json);
-    for (std::string line; std::getline(in, line);) reports.push_back(nlohmann::json::parse(line, nullptr, false));
-  }
+  const std::vector<nlohmann::json> reports = json_reports(json);
   std::map<std::string, std::map<std::string, double>> values;
   for (const nlohmann::json& report : reports) {
     if (!report.is_object() || !report.contains("info")) continue;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "../support/temp_tree.h"
+#include "json_reports.h"
 #include "run_command.h"
 
 namespace topdown::testing {
@@ -47,13 +48,7 @@ using Reports = std::map<std::string, std::map<std::string, nlohmann::json>>;
 
 // One JSON object (the whole file's) or one per line (per unit).
 Reports reports_of(const std::string& json) {
-  std::vector<nlohmann::json> objects;
-  if (nlohmann::json whole = nlohmann::json::parse(json, nullptr, false); whole.is_object()) {
-    objects.push_back(std::move(whole));
-  } else {
-    std::istringstream in(json);
-    for (std::string line; std::getline(in, line);) objects.push_back(nlohmann::json::parse(line, nullptr, false));
-  }
+  const std::vector<nlohmann::json> objects = json_reports(json);
   Reports reports;
   for (const nlohmann::json& report : objects) {
     if (!report.is_object()) continue;
