@@ -16,6 +16,9 @@ namespace topdown::html {
 
 // The fill of a node's area (FE, BAD, BE, BE/Mem, BE/Core, RET, SMT).
 std::string area_color(std::string_view area);
+// A level-1 node's fill: its area's, else (a model without areas) one of a
+// few by `index`, its place among level 1.
+std::string level1_color(const model::Node& node, size_t index);
 // A swatch and name per area, as <span>s for a legend.
 std::string area_legend();
 

@@ -123,11 +123,12 @@ std::string flame_section(const profile::FlameGraph& flame, const std::vector<co
   out += "</select></label></p>";
   std::string legend = R"(<p class="legend">)";
   std::string style;
+  size_t index = 0;
   for (const model::Node* node : tree) {
     if (node->level != 1) continue;
-    legend += fmt::format(R"(<span><i style="background:{}"></i>{}</span>)", area_color(node->area),
-                          escape(node->name));
-    style += fmt::format("svg.flame g.dominant-{} rect{{fill:{}}}", class_name(node->name), area_color(node->area));
+    const std::string colour = level1_color(*node, index++);
+    legend += fmt::format(R"(<span><i style="background:{}"></i>{}</span>)", colour, escape(node->name));
+    style += fmt::format("svg.flame g.dominant-{} rect{{fill:{}}}", class_name(node->name), colour);
   }
   out += legend + "<span>[other]: frames merged, grey</span></p><style>" + style + "</style>";
 

@@ -9,8 +9,8 @@
 namespace topdown::html {
 namespace {
 
-constexpr size_t kNameChars = 60;
-constexpr size_t kModuleChars = 32;
+constexpr size_t kNameChars = 48;
+constexpr size_t kModuleChars = 24;
 constexpr double kBarWidth = 120;
 constexpr double kBarHeight = 12;
 
@@ -34,11 +34,12 @@ std::string level1_bar(const eval::Evaluation& evaluation) {
   std::string out = fmt::format(R"(<svg class="level1" width="{}" height="{}" role="img"><title>{}</title>)", kBarWidth,
                                 kBarHeight, escape(title));
   double x = 0;
-  for (const eval::NodeResult* node : level1) {
+  for (size_t i = 0; i < level1.size(); ++i) {
+    const eval::NodeResult* node = level1[i];
     if (!node->value) continue;
     const double width = std::clamp(*node->value, 0.0, 1.0) * scale * kBarWidth;
     out += fmt::format(R"(<rect data-node="{}" x="{:.1f}" width="{:.1f}" height="{}" fill="{}"/>)",
-                       escape(node->node->name), x, width, kBarHeight, area_color(node->node->area));
+                       escape(node->node->name), x, width, kBarHeight, level1_color(*node->node, i));
     x += width;
   }
   return out + "</svg>";

@@ -33,8 +33,9 @@ table.info{border-collapse:collapse;font-size:13px}table.info td,table.info th{p
 table.info td.value{text-align:right;font-variant-numeric:tabular-nums}table.info tr:nth-child(even){background:#f4f4f4}
 table.info tr.over td.name{font-weight:bold}
 .tree>div:first-child{flex:1 1 640px;min-width:480px}.units{display:flex;flex-wrap:wrap;gap:16px}svg g.node{cursor:pointer}
-.functions-view{display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start}.function-list{flex:1 1 600px;overflow-x:auto}
-.function-trees{flex:1 1 560px;min-width:480px}.function-trees .tree{display:block}
+.functions-view{display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start}.function-list{flex:0 1 auto;max-width:100%;overflow-x:auto}
+.function-trees{flex:1 1 360px;min-width:360px}.function-trees .tree{display:block}
+.function-trees .tree>div:first-child{min-width:0}.function-trees select{max-width:100%}
 table.functions{border-collapse:collapse;font-size:13px}table.functions td,table.functions th{padding:2px 6px;text-align:left}
 table.functions td.num,table.functions th.num{text-align:right;font-variant-numeric:tabular-nums}
 table.functions td.name{white-space:nowrap}table.functions td.module{color:#666;white-space:nowrap}

@@ -71,16 +71,24 @@ std::string_view page_script() {
     var slots = row.dataset.slots.split(' ')[Number(by)];
     return slots === '-' ? -Infinity : Number(slots);
   }
-  if (sorter) {
-    sorter.addEventListener('change', function () {
-      var body = document.querySelector('table.functions tbody');
-      var rows = Array.prototype.slice.call(body.querySelectorAll('tr.function:not(.whole)'));
-      rows.sort(function (a, b) {
-        var d = sortKey(b, sorter.value) - sortKey(a, sorter.value);
-        return d > 0 ? 1 : d < 0 ? -1 : Number(a.dataset.index) - Number(b.dataset.index);
-      });
-      rows.forEach(function (row) { body.appendChild(row); });
+  function sortFunctions() {
+    var body = document.querySelector('table.functions tbody');
+    var rows = Array.prototype.slice.call(body.querySelectorAll('tr.function:not(.whole)'));
+    rows.sort(function (a, b) {
+      var d = sortKey(b, sorter.value) - sortKey(a, sorter.value);
+      return d > 0 ? 1 : d < 0 ? -1 : Number(a.dataset.index) - Number(b.dataset.index);
     });
+    rows.forEach(function (row) { body.appendChild(row); });
+  }
+  if (sorter) {
+    sorter.addEventListener('change', sortFunctions);
+    // A link may say the order: page.html#sort=share, #sort=samples or #sort=NODE.
+    var linked = /^#sort=(.+)$/.exec(window.location.hash);
+    if (linked) {
+      var by = decodeURIComponent(linked[1]);
+      data.nodes.forEach(function (node, n) { if (node.name === by) by = String(n); });
+      if (/^(share|samples|[0-9]+)$/.test(by)) { sorter.value = by; sortFunctions(); }
+    }
   }
   // The flame graph: click zooms into a frame (its ancestors shown faded
   // under it), the search box marks frames by name, and a node's share can
