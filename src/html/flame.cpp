@@ -86,11 +86,11 @@ std::string frame_svg(const profile::FlameGraph& flame, size_t f, const Span& sp
   const double y = static_cast<double>(depth_max - frame.depth) * kFrameHeight;
   const double opacity = dominant ? 0.3 + 0.7 * std::clamp(*dominant->value, 0.0, 1.0) : 1.0;
   const std::string& name = frame.result.function.name;
-  std::string out = fmt::format(
-      R"(<g class="frame dominant-{}{}" data-frame="{}" data-name="{}"><title>{}</title>)"
-      R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{}" fill-opacity="{:.2f}"/>)",
-      dominant ? class_name(dominant->node->name) : "none", name == profile::kOtherFrame ? " other" : "", f,
-      escape(name), escape(tooltip(frame, clock_event)), x, y, width, kFrameHeight - 1, opacity);
+  std::string out =
+      fmt::format(R"(<g class="frame dominant-{}{}" data-frame="{}" data-name="{}"><title>{}</title>)"
+                  R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{}" fill-opacity="{:.2f}"/>)",
+                  dominant ? class_name(dominant->node->name) : "none", name == profile::kOtherFrame ? " other" : "", f,
+                  escape(name), escape(tooltip(frame, clock_event)), x, y, width, kFrameHeight - 1, opacity);
   return out + fmt::format(R"(<text x="{:.1f}" y="{:.1f}">{}</text></g>)", x + 3, y + kFrameHeight - 5,
                            escape(label(name, width)));
 }

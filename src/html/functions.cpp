@@ -9,9 +9,9 @@
 namespace topdown::html {
 namespace {
 
-constexpr size_t kNameChars = 48;
-constexpr size_t kModuleChars = 24;
-constexpr double kBarWidth = 120;
+constexpr size_t kNameChars = 40;
+constexpr size_t kModuleChars = 20;
+constexpr double kBarWidth = 100;
 constexpr double kBarHeight = 12;
 
 std::string full_name(const report::Sampled& sampled) {
@@ -85,9 +85,10 @@ std::string functions_table(const std::vector<report::Report>& reports, const st
     out += fmt::format(R"(<option value="{}">{}{} slots</option>)", n,
                        std::string(2 * static_cast<size_t>(tree[n]->level - 1), '.'), escape(tree[n]->name));
   }
-  out += "</select></label></p><table class=\"functions\"><thead><tr><th>function</th><th>module</th>"
-         "<th class=\"num\">share</th><th class=\"num\">samples</th><th>level 1</th><th>bottleneck</th></tr></thead>"
-         "<tbody>";
+  out +=
+      "</select></label></p><table class=\"functions\"><thead><tr><th>function</th><th>module</th>"
+      "<th class=\"num\">share</th><th class=\"num\">samples</th><th>level 1</th><th>bottleneck</th></tr></thead>"
+      "<tbody>";
   for (size_t i = 0; i < reports.size(); ++i) {
     const report::Report& report = reports[i];
     const report::Sampled& sampled = *report.run.sampled;
@@ -95,14 +96,14 @@ std::string functions_table(const std::vector<report::Report>& reports, const st
     const bool whole = i == 0;
     std::string tag;
     if (sampled.tree != "self") tag = fmt::format(R"( <span class="tag">{}</span>)", escape(sampled.tree));
-    out += fmt::format(
-        R"(<tr class="function{}" data-index="{}" data-share="{:.6g}" data-samples="{}" data-slots="{}">)"
-        R"(<td class="name" title="{}">{}{}</td><td class="module" title="{}">{}</td>)"
-        R"(<td class="num">{:.1f}%</td><td class="num">{}</td><td>{}</td>{}</tr>)",
-        whole ? " whole selected" : "", i, sampled.share, sampled.samples, slots_of(report, tree), escape(name),
-        escape(elide_middle(name, kNameChars)), tag, escape(sampled.module),
-        escape(elide_middle(sampled.module, kModuleChars)), sampled.share * 100, sampled.samples,
-        level1_bar(report.evaluation), bottleneck_cell(report.evaluation));
+    out +=
+        fmt::format(R"(<tr class="function{}" data-index="{}" data-share="{:.6g}" data-samples="{}" data-slots="{}">)"
+                    R"(<td class="name" title="{}">{}{}</td><td class="module" title="{}">{}</td>)"
+                    R"(<td class="num">{:.1f}%</td><td class="num">{}</td><td>{}</td>{}</tr>)",
+                    whole ? " whole selected" : "", i, sampled.share, sampled.samples, slots_of(report, tree),
+                    escape(name), escape(elide_middle(name, kNameChars)), tag, escape(sampled.module),
+                    escape(elide_middle(sampled.module, kModuleChars)), sampled.share * 100, sampled.samples,
+                    level1_bar(report.evaluation), bottleneck_cell(report.evaluation));
   }
   return out + "</tbody></table></div>";
 }

@@ -3,9 +3,9 @@
 // files) that draws the records a report::ReportWriter writes: the tree as
 // an icicle of nested boxes, the Info metrics, level 1 over time and each
 // unit's level 1; for a profile (topdown report) the functions as a
-// sortable table beside the chosen one's tree, and a TMA flame graph. The pictures are SVG written here, so the page is the
-// same for the same records; a small inline script only redraws the line of
-// the node chosen for the timeline and switches the unit shown in the tree.
+// sortable table beside the chosen one's tree, and a TMA flame graph. The pictures are SVG written here, so the page is
+// the same for the same records; a small inline script only redraws the line of the node chosen for the timeline and
+// switches the unit shown in the tree.
 #include <cmath>
 #include <optional>
 #include <string>

@@ -34,7 +34,7 @@ table.info td.value{text-align:right;font-variant-numeric:tabular-nums}table.inf
 table.info tr.over td.name{font-weight:bold}
 .tree>div:first-child{flex:1 1 640px;min-width:480px}.units{display:flex;flex-wrap:wrap;gap:16px}svg g.node{cursor:pointer}
 .functions-view{display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start}.function-list{flex:0 1 auto;max-width:100%;overflow-x:auto}
-.function-trees{flex:1 1 360px;min-width:360px}.function-trees .tree{display:block}
+.function-trees{flex:1 1 320px;min-width:320px;overflow-x:auto}.function-trees .tree{display:block}
 .function-trees .tree>div:first-child{min-width:0}.function-trees select{max-width:100%}
 table.functions{border-collapse:collapse;font-size:13px}table.functions td,table.functions th{padding:2px 6px;text-align:left}
 table.functions td.num,table.functions th.num{text-align:right;font-variant-numeric:tabular-nums}
@@ -267,7 +267,8 @@ std::string HtmlWriter::page(const model::RunVariables& vars) const {
   } else {
     out += tree_section(tree, whole, dependencies);
   }
-  if (flame_) out += flame_section(*flame_, tree_nodes_, tree.front().run.sampled ? tree.front().run.sampled->clock_event : "");
+  if (flame_)
+    out += flame_section(*flame_, tree_nodes_, tree.front().run.sampled ? tree.front().run.sampled->clock_event : "");
   if (!sampled && (tree.size() > 1 || !tree.front().scope.empty())) {
     out += "<section id=\"units\"><h2>Per unit</h2><div class=\"units\">" + units_svg(tree) + "</div></section>";
   }

@@ -100,8 +100,8 @@ FlameGraph flame_graph(const recording::Recording& recording, const eval::Evalua
   Frames frames = keep_frames(tree, stacks.names(), min_share);
 
   std::size_t sample_number = 0;
-  Attribution attribution = attribute_in_order(
-      recording, frames.names, [&](const recording::Sample&, std::vector<uint32_t>& charged) {
+  Attribution attribution =
+      attribute_in_order(recording, frames.names, [&](const recording::Sample&, std::vector<uint32_t>& charged) {
         const uint32_t leaf = frames.frame_of_node[tree.leaf_of_sample[sample_number++]];
         for (uint32_t frame = leaf; frame != kNoFrame; frame = frames.parent[frame]) charged.push_back(frame);
       });

@@ -43,7 +43,6 @@ struct FlameGraph {
 // `min_share` of the clockticks are merged into an [other] frame of their
 // parent. Options::sort_node is not used.
 FlameGraph flame_graph(const recording::Recording& recording, const eval::Evaluator& evaluator,
-                       const model::Dependencies& dependencies, Options options,
-                       double min_share = kFlameMinShare);
+                       const model::Dependencies& dependencies, Options options, double min_share = kFlameMinShare);
 
 }  // namespace topdown::profile
