@@ -306,8 +306,8 @@ int run_report(const ProfileOptions& options) {
                        {fmt::format("{}: {}", model.name, model.title), options.file});
   }
   emit(options.report.output, out);
-  // The page draws the whole program and each function as units, so the
-  // functions' level 1 sit side by side.
+  // The page lists the whole program and each function in one table, each
+  // with its tree, and draws the flame graph of the stacks.
   html.add(std::nullopt, reports);
   html.set_flame_graph([&] { return profile::flame_graph(recording, evaluator, dependencies, profile_options); });
   html.commit(decision.vars);

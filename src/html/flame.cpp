@@ -70,11 +70,10 @@ std::string tooltip(const profile::FlameFrame& frame, const std::string& clock_e
   return text;
 }
 
+// As much of the name as fits, cut in the middle as the functions table cuts it.
 std::string label(const std::string& name, double width) {
   const double room = (width - 6) / kCharWidth;
-  if (room < 3) return "";
-  const auto chars = static_cast<size_t>(room);
-  return name.size() <= chars ? name : name.substr(0, chars - 1) + "\u2026";
+  return room < 3 ? "" : elide_middle(name, static_cast<size_t>(room));
 }
 
 std::string frame_svg(const profile::FlameGraph& flame, size_t f, const Span& span, uint32_t depth_max,

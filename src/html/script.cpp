@@ -53,6 +53,7 @@ std::string_view page_script() {
   }
   var unit = document.getElementById('unit-tree');
   function showTree(index) {
+    if (!document.querySelector('.unit-tree[data-index="' + Number(index) + '"]')) return;  // not drawn
     if (unit) unit.value = String(index);
     document.querySelectorAll('.unit-tree').forEach(function (tree) { tree.hidden = tree.dataset.index !== String(index); });
     document.querySelectorAll('tr.function').forEach(function (row) {
@@ -97,10 +98,12 @@ std::string_view page_script() {
   if (flame) {
     var frames = flame.frames;
     var boxes = document.querySelectorAll('svg.flame g.frame');
-    function label(name, width) {
-      var room = Math.floor((width - 6) / flame.char_width);
+    function label(name, width) {  // flame.cpp's label, elide_middle's cut
+      var room = Math.floor((width - 6) / flame.char_width), chars = Array.from(name);
       if (room < 3) return '';
-      return name.length <= room ? name : name.slice(0, room - 1) + '\u2026';
+      if (chars.length <= room) return name;
+      var head = Math.floor((room - 1) / 2), tail = room - 1 - head;
+      return chars.slice(0, head).join('') + '\u2026' + chars.slice(chars.length - tail).join('');
     }
     function zoom(at) {
       var z = frames[at], eps = 1e-9;

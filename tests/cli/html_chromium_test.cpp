@@ -268,17 +268,39 @@ std::string dom_text(const std::string& text, bool attribute) {
   return out;
 }
 
+// The events of a Skylake leader-sampled group: the clock leads, then
+// every other event of the model.
+std::vector<std::string> skylake_group() {
+  const model::Model skl = model::load_model(std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models" / "skl.model");
+  std::vector<std::string> group = {"CPU_CLK_UNHALTED.THREAD"};
+  for (const auto& event : import::model_events(skl)) {
+    if (event != group[0]) group.push_back(event);
+  }
+  return group;
+}
+
+// `topdown report --cpu skl -v LEVEL` of `script`: its --json report
+// (returned) and its --html page, report.html in `tree`, kept as `keep_as`.
+std::string report_json_and_page(const TempTree& tree, const std::string& level, const std::string& script,
+                                 const std::string& keep_as) {
+  const std::string options = " report --cpu skl --smt off -v " + level + " ";
+  const std::string json_file = (tree.root() / "report.json").string();
+  const std::string page = (tree.root() / "report.html").string();
+  const CommandResult json = run_command(kTopdown + options + "--json -o " + json_file + " " + script);
+  EXPECT_EQ(json.exit_code, 0) << json.err;
+  const CommandResult html = run_command(kTopdown + options + "-o /dev/null --html " + page + " " + script);
+  EXPECT_EQ(html.exit_code, 0) << html.err;
+  keep_page(page, keep_as);
+  return slurp(json_file);
+}
+
 // A `topdown report` page of a synthetic Skylake perf script (the
 // IntelReport functions): every function's tree has its boxes with the
 // values of its --json record, the bottleneck's path outlined.
 TEST(HtmlChromium, SkylakeReportOfFunctions) {
   SKIP_WITHOUT_CHROMIUM();
   TempTree tree;
-  const model::Model skl = model::load_model(std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models" / "skl.model");
-  std::vector<std::string> group = {"CPU_CLK_UNHALTED.THREAD"};
-  for (const auto& event : import::model_events(skl)) {
-    if (event != group[0]) group.push_back(event);
-  }
+  const std::vector<std::string> group = skylake_group();
   std::vector<SyntheticFunction> functions;
   for (const auto& [name, cycles] :
        {std::pair{"big", 800'000'000ULL}, {"hot", 150'000'000ULL}, {"cold", 40'000'000ULL}}) {
@@ -289,21 +311,16 @@ TEST(HtmlChromium, SkylakeReportOfFunctions) {
     functions.push_back(std::move(function));
   }
   const auto script = tree.write("script.txt", synthetic_perf_script(group, functions)).string();
-  const std::string options = " report --cpu skl --smt off -l 3 -v ";
-  const std::string json_file = (tree.root() / "report.json").string();
   const std::string page = (tree.root() / "report.html").string();
-  const CommandResult json = run_command(kTopdown + options + "--json -o " + json_file + " " + script);
-  ASSERT_EQ(json.exit_code, 0) << json.err;
-  const CommandResult html = run_command(kTopdown + options + "-o /dev/null --html " + page + " " + script);
-  ASSERT_EQ(html.exit_code, 0) << html.err;
-  keep_page(page, "skl-report.html");
+  const std::string json_text = report_json_and_page(tree, "-l 3", script, "skl-report.html");
+  ASSERT_FALSE(HasFailure()) << "topdown report failed";
   const Rendered rendered = render(page);
   EXPECT_TRUE(rendered.console.empty()) << rendered.console.front();
   ASSERT_NE(rendered.dom.find("</html>"), std::string::npos) << "Chromium gave no DOM";
 
   size_t units = 0;
   size_t with_bottleneck = 0;
-  for (const auto& record : json_records(slurp(json_file))) {
+  for (const auto& record : json_records(json_text)) {
     if (!record.contains("nodes")) continue;  // the locate table
     const std::string scope = record["scope"];
     SCOPED_TRACE(scope);
@@ -354,11 +371,7 @@ std::string largest_level1(const nlohmann::json& record) {
 TEST(HtmlChromium, SkylakeReportFlameGraphAndFunctionTable) {
   SKIP_WITHOUT_CHROMIUM();
   TempTree tree;
-  const model::Model skl = model::load_model(std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models" / "skl.model");
-  std::vector<std::string> group = {"CPU_CLK_UNHALTED.THREAD"};
-  for (const auto& event : import::model_events(skl)) {
-    if (event != group[0]) group.push_back(event);
-  }
+  const std::vector<std::string> group = skylake_group();
   const std::string long_name =
       "app::detail::very_long_namespace_name::Kernel<std::vector<double, std::allocator<double> > >::run(unsigned "
       "long, double const&)";
@@ -382,16 +395,11 @@ TEST(HtmlChromium, SkylakeReportFlameGraphAndFunctionTable) {
     functions.push_back(std::move(function));
   }
   const auto script = tree.write("script.txt", synthetic_perf_script(group, functions)).string();
-  const std::string options = " report --cpu skl --smt off -l 2 -v ";
-  const std::string json_file = (tree.root() / "report.json").string();
   const std::string page = (tree.root() / "report.html").string();
-  const CommandResult json = run_command(kTopdown + options + "--json -o " + json_file + " " + script);
-  ASSERT_EQ(json.exit_code, 0) << json.err;
-  const CommandResult html = run_command(kTopdown + options + "-o /dev/null --html " + page + " " + script);
-  ASSERT_EQ(html.exit_code, 0) << html.err;
-  keep_page(page, "skl-report-flame.html");
+  const std::string json_text = report_json_and_page(tree, "-l 2", script, "skl-report-flame.html");
+  ASSERT_FALSE(HasFailure()) << "topdown report failed";
   std::map<std::string, nlohmann::json> records;
-  for (const auto& record : json_records(slurp(json_file))) {
+  for (const auto& record : json_records(json_text)) {
     if (record.contains("function")) records[record["function"]] = record;
   }
   ASSERT_EQ(records.count("leaf"), 1U);
