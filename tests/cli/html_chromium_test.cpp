@@ -449,6 +449,26 @@ TEST(HtmlChromium, SkylakeReportFlameGraphAndFunctionTable) {
   EXPECT_TRUE(sorted.console.empty()) << sorted.console.front();
   const std::vector<std::string> by_frontend = {"[whole progr", "outer_a", "leaf", "app::detail:"};
   EXPECT_EQ(row_order(sorted.dom), by_frontend);
+
+  // A click on outer_b zooms into it (the whole width, outer_c gone, main
+  // under it, faded) and "leaf" in the search box marks both leaf frames:
+  // a copy of the page that does both once it has loaded.
+  std::string acted = slurp(page);
+  acted.insert(acted.rfind("</body>"),
+               "<script>addEventListener('load',function(){"
+               "document.querySelector('g.frame[data-name=\"outer_b\"]').dispatchEvent(new Event('click'));"
+               "var s=document.getElementById('flame-search');s.value='LEAF';s.dispatchEvent(new Event('input'));"
+               "});</script>");
+  const auto acted_page = tree.write("acted.html", acted);
+  const Rendered zoomed = render(acted_page);
+  EXPECT_TRUE(zoomed.console.empty()) << zoomed.console.front();
+  EXPECT_NE(frame_of(zoomed.dom, "outer_b").find("width=\"1200.0\""), std::string::npos)
+      << frame_of(zoomed.dom, "outer_b");
+  EXPECT_NE(frame_of(zoomed.dom, "outer_c").find("display: none"), std::string::npos);
+  EXPECT_NE(frame_of(zoomed.dom, "main").find("class=\"frame dominant-"), std::string::npos);
+  EXPECT_NE(frame_of(zoomed.dom, "main").find(" ancestor\""), std::string::npos) << frame_of(zoomed.dom, "main");
+  EXPECT_EQ(count_of_text(zoomed.dom, " match\" data-frame="), 2U) << "both leaf frames";
+  EXPECT_NE(zoomed.dom.find(fmt::format("{:.1f}% of the clockticks match", 800e6 / cycles * 100)), std::string::npos);
 }
 
 // A saved --json report of Haswell's level 1 and 2, made by hand with known
