@@ -67,9 +67,9 @@ double bar_scale(double largest, double least);
 // when it cannot be judged; no bar when the change is n/a.
 std::string change_bar_svg(const compare::Change& change, double scale);
 
-// `text` cut in its middle to at most `most` characters (UTF-8 code
-// points), an ellipsis where the cut is: a function's namespace and its
-// parameters both stay in sight.
+// `text` cut to at most `most` characters (UTF-8 code points), an
+// ellipsis where the cut is, a third of them before it: a function's
+// namespace and, more of it, its own name and parameters stay in sight.
 std::string elide_middle(std::string_view text, size_t most);
 
 // A report's functions (reports with RunInfo::sampled) as a table, one row

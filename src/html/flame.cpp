@@ -70,10 +70,15 @@ std::string tooltip(const profile::FlameFrame& frame, const std::string& clock_e
   return text;
 }
 
-// As much of the name as fits, cut in the middle as the functions table cuts it.
+// The name when it fits, else cut as the functions table cuts it when
+// enough of it shows to be told apart, else nothing.
+constexpr size_t kLeastCut = 8;
 std::string label(const std::string& name, double width) {
-  const double room = (width - 6) / kCharWidth;
-  return room < 3 ? "" : elide_middle(name, static_cast<size_t>(room));
+  const auto room = static_cast<size_t>(std::max(0.0, (width - 6) / kCharWidth));
+  const auto characters = static_cast<size_t>(
+      std::count_if(name.begin(), name.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  if (characters <= room) return name;
+  return room >= kLeastCut ? elide_middle(name, room) : "";
 }
 
 std::string frame_svg(const profile::FlameGraph& flame, size_t f, const Span& span, uint32_t depth_max,
@@ -161,7 +166,7 @@ nlohmann::json flame_data(const profile::FlameGraph& flame, const std::vector<co
                       {"width", spans[f].width},
                       {"values", std::move(values)}});
   }
-  return {{"width", kWidth}, {"char_width", kCharWidth}, {"frames", std::move(frames)}};
+  return {{"width", kWidth}, {"char_width", kCharWidth}, {"least_cut", kLeastCut}, {"frames", std::move(frames)}};
 }
 
 }  // namespace topdown::html

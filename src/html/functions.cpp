@@ -9,7 +9,7 @@
 namespace topdown::html {
 namespace {
 
-constexpr size_t kNameChars = 40;
+constexpr size_t kNameChars = 48;
 constexpr size_t kModuleChars = 20;
 constexpr double kBarWidth = 100;
 constexpr double kBarHeight = 12;
@@ -72,7 +72,9 @@ std::string elide_middle(std::string_view text, size_t most) {
     if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) starts.push_back(i);
   }
   if (starts.size() <= most || most < 3) return std::string(text);
-  const size_t head = (most - 1) / 2;
+  // A third before the cut, two thirds after: a C++ name's own function and
+  // parameters are at its end.
+  const size_t head = (most - 1) / 3;
   const size_t tail = most - 1 - head;
   return std::string(text.substr(0, starts[head])) + "\u2026" + std::string(text.substr(starts[starts.size() - tail]));
 }

@@ -159,7 +159,7 @@ std::string functions_section(const std::vector<report::Report>& reports,
                               const model::Dependencies& dependencies) {
   return "<section id=\"functions\"><h2>Functions</h2><p class=\"note\">Share: of the clockticks. Sort by a "
          "node's slots (its value times the function's clockticks) to rank functions by what they lose there; "
-         "click a row for its tree. Long names are cut in the middle: hover for the whole name.</p>" +
+         "click a row for its tree. Long names are cut (…): hover for the whole name.</p>" +
          legend() + "<div class=\"functions-view\">" + functions_table(reports, tree_nodes) +
          "<div class=\"function-trees\">" + unit_trees(reports, dependencies) + "</div></div></section>";
 }

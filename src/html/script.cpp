@@ -99,10 +99,10 @@ std::string_view page_script() {
     var frames = flame.frames;
     var boxes = document.querySelectorAll('svg.flame g.frame');
     function label(name, width) {  // flame.cpp's label, elide_middle's cut
-      var room = Math.floor((width - 6) / flame.char_width), chars = Array.from(name);
-      if (room < 3) return '';
+      var room = Math.max(0, Math.floor((width - 6) / flame.char_width)), chars = Array.from(name);
       if (chars.length <= room) return name;
-      var head = Math.floor((room - 1) / 2), tail = room - 1 - head;
+      if (room < flame.least_cut) return '';
+      var head = Math.floor((room - 1) / 3), tail = room - 1 - head;
       return chars.slice(0, head).join('') + '\u2026' + chars.slice(chars.length - tail).join('');
     }
     function zoom(at) {

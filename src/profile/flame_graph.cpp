@@ -30,6 +30,9 @@ StackTree merge_stacks(const recording::Recording& recording, const StackFunctio
     uint32_t node = 0;
     tree.clock[0] += clock;
     for (auto function = on_stack.rbegin(); function != on_stack.rend(); ++function) {
+      // A run of frames without names (a stack walked without frame
+      // pointers) says no more than one.
+      if (*function == stacks.unknown() && node != 0 && tree.function[node] == *function) continue;
       const uint64_t key = static_cast<uint64_t>(node) << 32 | *function;
       auto [entry, fresh] = child_of.try_emplace(key, static_cast<uint32_t>(tree.parent.size()));
       if (fresh) {

@@ -1,6 +1,6 @@
 #pragma once
 // A TMA flame graph: the recording's call stacks merged from the outermost
-// frame in, each frame with the samples under it (the clockticks that make
+// frame in (a run of unnamed frames as one [unknown]), each frame with the samples under it (the clockticks that make
 // its width, and every event, so that its tree is evaluated as a function's
 // is). Without call stacks the graph is one level: the functions the samples
 // landed in.

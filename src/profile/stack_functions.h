@@ -18,6 +18,8 @@ class StackFunctions {
   void of(const recording::Sample& sample, std::vector<uint32_t>& functions) const;
 
   const std::vector<FunctionName>& names() const { return names_.all(); }
+  // The function of frames without a name ("[unknown]").
+  uint32_t unknown() const { return unknown_; }
 
  private:
   const recording::Recording& recording_;

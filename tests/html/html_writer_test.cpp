@@ -146,7 +146,7 @@ TEST(HtmlWriter, FunctionsAreATableOfWholeNamesCutInTheMiddleWithEachNodesSlots)
   // Slots per node in tree order (Busy, Busy_Memory, Busy_Core, Idle):
   // value x share, Busy 75% of 0.6.
   EXPECT_NE(cells.find(R"(data-slots="0.45 0.3375 0.1125 0.15")"), std::string::npos) << cells;
-  EXPECT_NE(cells.find("title=\"" + escape(long_name) + "\">" + escape(elide_middle(long_name, 40)) + "</td>"),
+  EXPECT_NE(cells.find("title=\"" + escape(long_name) + "\">" + escape(elide_middle(long_name, 48)) + "</td>"),
             std::string::npos)
       << cells;
   EXPECT_NE(cells.find(R"(<td class="bottleneck">Busy_Memory 56.2%</td>)"), std::string::npos) << cells;
@@ -154,9 +154,10 @@ TEST(HtmlWriter, FunctionsAreATableOfWholeNamesCutInTheMiddleWithEachNodesSlots)
   EXPECT_NE(page.find(R"(<div class="unit-tree" data-index="1")"), std::string::npos) << "the row's tree";
 }
 
-TEST(HtmlWriter, LongTextIsCutInTheMiddleOnCharacters) {
+TEST(HtmlWriter, LongTextIsCutAThirdInOnCharacters) {
   EXPECT_EQ(elide_middle("short", 5), "short");
-  EXPECT_EQ(elide_middle("abcdefghij", 5), "ab\u2026ij");
+  EXPECT_EQ(elide_middle("abcdefghij", 5), "a\u2026hij");
+  EXPECT_EQ(elide_middle("abcdefghij", 8), "ab\u2026fghij");
   EXPECT_EQ(elide_middle("\u03b1\u03b2\u03b3\u03b4\u03b5\u03b6", 4), "\u03b1\u2026\u03b5\u03b6");
 }
 

@@ -25,7 +25,8 @@ class FlameGraphs : public ::testing::Test {
     recording_.header.call_graph = recording::CallGraph::PerfScript;
   }
 
-  // A sample whose stack is `stack`, innermost function first.
+  // A sample whose stack is `stack`, innermost function first (its first
+  // frame named).
   void add(const std::vector<std::string>& stack, uint64_t clock, uint64_t faults = 0) {
     recording::Sample sample;
     sample.time = recording_.samples.size();
@@ -36,7 +37,8 @@ class FlameGraphs : public ::testing::Test {
     sample.user_frames = static_cast<uint16_t>(stack.size());
     for (const std::string& function : stack) {
       recording_.frames.addresses.push_back(0x1000 + recording_.frames.addresses.size());
-      recording_.frames.symbols.push_back(symbol(function));
+      // "[unknown]": a frame the file could not name.
+      recording_.frames.symbols.push_back(function == "[unknown]" ? recording::kNoSymbol : symbol(function));
     }
     sample.symbol = symbol(stack.front());
     recording_.samples.push_back(sample);
@@ -119,6 +121,15 @@ TEST_F(FlameGraphs, RecursionIsAFrameForEachCall) {
   EXPECT_DOUBLE_EQ(at(flame, {"main", "rec", "rec"})->result.function.clock, 60);
   EXPECT_DOUBLE_EQ(at(flame, {"main", "rec", "rec", "rec"})->result.function.clock, 60);
   EXPECT_TRUE(at(flame, {"main", "rec", "rec", "rec"})->children.empty());
+}
+
+TEST_F(FlameGraphs, ARunOfUnnamedFramesIsOneFrame) {
+  add({"leaf", "[unknown]", "[unknown]", "[unknown]", "main"}, 60);
+  add({"[unknown]", "main"}, 20);
+  const FlameGraph flame = graph();
+  ASSERT_NE(at(flame, {"main", "[unknown]", "leaf"}), nullptr);
+  EXPECT_DOUBLE_EQ(at(flame, {"main", "[unknown]"})->result.function.clock, 80);
+  EXPECT_EQ(at(flame, {"main", "[unknown]", "[unknown]"}), nullptr);
 }
 
 TEST_F(FlameGraphs, AFramesTreeIsEvaluatedFromTheSamplesUnderIt) {
