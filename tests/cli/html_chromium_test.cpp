@@ -451,13 +451,15 @@ TEST(HtmlChromium, SkylakeReportFlameGraphAndFunctionTable) {
   EXPECT_EQ(row_order(sorted.dom), by_frontend);
 
   // A click on outer_b zooms into it (the whole width, outer_c gone, main
-  // under it, faded) and "leaf" in the search box marks both leaf frames:
-  // a copy of the page that does both once it has loaded.
+  // under it, faded), "leaf" in the search box marks both leaf frames, and
+  // a click on outer_a's row shows its tree: a copy of the page that does
+  // these once it has loaded.
   std::string acted = slurp(page);
   acted.insert(acted.rfind("</body>"),
                "<script>addEventListener('load',function(){"
                "document.querySelector('g.frame[data-name=\"outer_b\"]').dispatchEvent(new Event('click'));"
                "var s=document.getElementById('flame-search');s.value='LEAF';s.dispatchEvent(new Event('input'));"
+               "document.querySelector('tr.function[data-index=\"2\"]').dispatchEvent(new Event('click'));"
                "});</script>");
   const auto acted_page = tree.write("acted.html", acted);
   const Rendered zoomed = render(acted_page);
@@ -469,6 +471,11 @@ TEST(HtmlChromium, SkylakeReportFlameGraphAndFunctionTable) {
   EXPECT_NE(frame_of(zoomed.dom, "main").find(" ancestor\""), std::string::npos) << frame_of(zoomed.dom, "main");
   EXPECT_EQ(count_of_text(zoomed.dom, " match\" data-frame="), 2U) << "both leaf frames";
   EXPECT_NE(zoomed.dom.find(fmt::format("{:.1f}% of the clockticks match", 800e6 / cycles * 100)), std::string::npos);
+  EXPECT_NE(zoomed.dom.find("<tr class=\"function selected\" data-index=\"2\""), std::string::npos);
+  EXPECT_NE(zoomed.dom.find("<div class=\"unit-tree\" data-index=\"2\" data-scope=\"outer_a [/usr/bin/app]\">"),
+            std::string::npos);
+  EXPECT_NE(zoomed.dom.find("<div class=\"unit-tree\" data-index=\"0\" data-scope=\"[whole program]\" hidden"),
+            std::string::npos);
 }
 
 // A saved --json report of Haswell's level 1 and 2, made by hand with known
