@@ -1,6 +1,7 @@
 #pragma once
 // --html FILE: the records a command writes, also drawn as one HTML page
 // that appears whole, or not at all, when the command ends.
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,11 @@ class HtmlOutput {
   explicit operator bool() const { return writer_.has_value(); }
 
   void add(std::optional<double> time_s, const std::vector<report::Report>& reports);
+
+  // report: the profile's flame graph, made only when a page is written.
+  void set_flame_graph(const std::function<profile::FlameGraph()>& make) {
+    if (writer_) writer_->set_flame_graph(make());
+  }
 
   // Writes the page (the run's facts `vars` list each node's events).
   void commit(const model::RunVariables& vars);

@@ -19,6 +19,7 @@
 #include "pprof/pprof.h"
 #include "profile/attribute.h"
 #include "profile/call_stacks.h"
+#include "profile/flame_graph.h"
 #include "profile/name_samples.h"
 #include "profile/profile.h"
 #include "recording/data_file.h"
@@ -305,9 +306,10 @@ int run_report(const ProfileOptions& options) {
                        {fmt::format("{}: {}", model.name, model.title), options.file});
   }
   emit(options.report.output, out);
-  // The page draws the whole program and each function as units, so the
-  // functions' level 1 sit side by side.
+  // The page lists the whole program and each function in one table, each
+  // with its tree, and draws the flame graph of the stacks.
   html.add(std::nullopt, reports);
+  html.set_flame_graph([&] { return profile::flame_graph(recording, evaluator, dependencies, profile_options); });
   html.commit(decision.vars);
   return 0;
 }

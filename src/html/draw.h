@@ -16,6 +16,9 @@ namespace topdown::html {
 
 // The fill of a node's area (FE, BAD, BE, BE/Mem, BE/Core, RET, SMT).
 std::string area_color(std::string_view area);
+// A level-1 node's fill: its area's, else (a model without areas) one of a
+// few by `index`, its place among level 1.
+std::string level1_color(const model::Node& node, size_t index);
 // A swatch and name per area, as <span>s for a legend.
 std::string area_legend();
 
@@ -64,8 +67,30 @@ double bar_scale(double largest, double least);
 // when it cannot be judged; no bar when the change is n/a.
 std::string change_bar_svg(const compare::Change& change, double scale);
 
+// `text` cut to at most `most` characters (UTF-8 code points), an
+// ellipsis where the cut is, a third of them before it: a function's
+// namespace and, more of it, its own name and parameters stay in sight.
+std::string elide_middle(std::string_view text, size_t most);
+
+// A report's functions (reports with RunInfo::sampled) as a table, one row
+// per report (the whole program first), sortable by share, samples or any
+// of `tree`'s nodes' slots, each row a stacked bar of level 1; clicking a
+// row shows its tree (the .unit-tree of the same index) beside the table.
+std::string functions_table(const std::vector<report::Report>& reports, const std::vector<const model::Node*>& tree);
+
+// The flame graph of a profile: each frame a <g class="frame dominant-NODE"
+// data-frame=INDEX data-name=NAME> as wide as its share of the clockticks,
+// coloured by its largest level-1 node (opaque as that node's share), the
+// root at the bottom; with a search box and a choice of the node that colours.
+std::string flame_section(const profile::FlameGraph& flame, const std::vector<const model::Node*>& tree,
+                          const std::string& clock_event);
+// The frames for the script that zooms and recolours: per frame its
+// parent, depth, x and width (fractions of the root) and `tree`'s values.
+nlohmann::json flame_data(const profile::FlameGraph& flame, const std::vector<const model::Node*>& tree);
+
 // The inline script: redraws the chosen node's line of every timeline from
-// the page's data, and shows the tree of the unit chosen.
+// the page's data, shows the tree of the unit (or function row) chosen,
+// sorts the functions table, and zooms, searches and recolours the flame graph.
 std::string_view page_script();
 
 // "12.3%" (a tree node, clamped) with its marks, "2.50 IPC", "n/a".

@@ -2,9 +2,10 @@
 // The --html report: one self-contained page (no network, no external
 // files) that draws the records a report::ReportWriter writes: the tree as
 // an icicle of nested boxes, the Info metrics, level 1 over time and each
-// unit's level 1. The pictures are SVG written here, so the page is the
-// same for the same records; a small inline script only redraws the line of
-// the node chosen for the timeline and switches the unit shown in the tree.
+// unit's level 1; for a profile (topdown report) the functions as a
+// sortable table beside the chosen one's tree, and a TMA flame graph. The pictures are SVG written here, so the page is
+// the same for the same records; a small inline script only redraws the line of the node chosen for the timeline and
+// switches the unit shown in the tree.
 #include <cmath>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "model/dependencies.h"
 #include "model/model.h"
+#include "profile/flame_graph.h"
 #include "report/report.h"
 
 namespace topdown::html {
@@ -36,6 +38,9 @@ class HtmlWriter {
   // (nullopt); one report, or one per unit.
   void add(std::optional<double> time_s, const std::vector<report::Report>& reports);
 
+  // A profile's flame graph, drawn in a section of its own.
+  void set_flame_graph(profile::FlameGraph graph) { flame_ = std::move(graph); }
+
   // The page. `vars` are the run's facts, which decide the events each
   // node's formula uses (listed in its tooltip).
   std::string page(const model::RunVariables& vars) const;
@@ -59,6 +64,7 @@ class HtmlWriter {
   std::vector<Series> series_;
   std::optional<std::vector<report::Report>> whole_;
   std::vector<report::Report> last_interval_;  // drawn as the tree when no whole run comes
+  std::optional<profile::FlameGraph> flame_;
 };
 
 }  // namespace topdown::html

@@ -140,6 +140,13 @@ std::string area_legend() {
   return out;
 }
 
+// Its area's colour, else (a model without areas) one of a few by its place.
+std::string level1_color(const model::Node& node, size_t index) {
+  constexpr std::string_view kColors[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1"};
+  if (!node.area.empty() && area_color(node.area) != area_color("")) return area_color(node.area);
+  return std::string(kColors[index % std::size(kColors)]);
+}
+
 std::string area_color(std::string_view area) {
   static const std::map<std::string, std::string, std::less<>> kColors = {
       {"FE", "#5b8fd9"},      {"BAD", "#e0605e"}, {"BE", "#f0a23b"},  {"BE/Mem", "#e08a2e"},

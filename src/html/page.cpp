@@ -33,6 +33,17 @@ table.info{border-collapse:collapse;font-size:13px}table.info td,table.info th{p
 table.info td.value{text-align:right;font-variant-numeric:tabular-nums}table.info tr:nth-child(even){background:#f4f4f4}
 table.info tr.over td.name{font-weight:bold}
 .tree>div:first-child{flex:1 1 640px;min-width:480px}.units{display:flex;flex-wrap:wrap;gap:16px}svg g.node{cursor:pointer}
+.functions-view{display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start}.function-list{flex:0 1 auto;max-width:100%;overflow-x:auto}
+.function-trees{flex:1 1 320px;min-width:320px;overflow-x:auto}.function-trees .tree{display:block}
+.function-trees .tree>div:first-child{min-width:0}.function-trees select{max-width:100%}
+table.functions{border-collapse:collapse;font-size:13px}table.functions td,table.functions th{padding:2px 6px;text-align:left}
+table.functions td.num,table.functions th.num{text-align:right;font-variant-numeric:tabular-nums}
+table.functions td.name{white-space:nowrap}table.functions td.module{color:#666;white-space:nowrap}
+table.functions tr.function{cursor:pointer}table.functions tr.function:hover{background:#eef3fb}
+table.functions tr.selected{background:#dde8f8}table.functions tr.whole td.name{font-style:italic}
+.tag{font-size:11px;color:#666;border:1px solid #ccc;border-radius:3px;padding:0 3px}
+svg.flame g.frame{cursor:pointer}svg.flame rect{stroke:#fff;stroke-width:0.5}svg.flame g.frame.other rect{fill:#bbb}
+svg.flame g.frame.match rect{stroke:#d0006f;stroke-width:2}svg.flame g.frame.ancestor{opacity:0.5}
 )";
 
 std::string joined(const std::vector<std::string>& words) {
@@ -117,9 +128,9 @@ std::string bottleneck_line(const eval::Evaluation& evaluation) {
   return out;
 }
 
-std::string tree_section(const std::vector<report::Report>& tree, bool whole, const model::Dependencies& dependencies) {
-  std::string out = "<section id=\"tree\"><h2>The tree" + std::string(whole ? "" : " (the last interval)") + "</h2>";
-  out += legend();
+// Each unit's tree (its bottleneck, icicle and Info table), the first shown.
+std::string unit_trees(const std::vector<report::Report>& tree, const model::Dependencies& dependencies) {
+  std::string out;
   const bool scoped = tree.size() > 1 || !tree.front().scope.empty();
   if (scoped) {
     std::vector<std::string> units;
@@ -134,7 +145,23 @@ std::string tree_section(const std::vector<report::Report>& tree, bool whole, co
     out += "<div class=\"tree\"><div>" + icicle_svg(evaluation, dependencies) + "</div>" + info_table(evaluation) +
            "</div></div>";
   }
-  return out + "</section>";
+  return out;
+}
+
+std::string tree_section(const std::vector<report::Report>& tree, bool whole, const model::Dependencies& dependencies) {
+  return "<section id=\"tree\"><h2>The tree" + std::string(whole ? "" : " (the last interval)") + "</h2>" + legend() +
+         unit_trees(tree, dependencies) + "</section>";
+}
+
+// A profile's functions: the table, and beside it the tree of the one chosen.
+std::string functions_section(const std::vector<report::Report>& reports,
+                              const std::vector<const model::Node*>& tree_nodes,
+                              const model::Dependencies& dependencies) {
+  return "<section id=\"functions\"><h2>Functions</h2><p class=\"note\">Share: of the clockticks. Sort by a "
+         "node's slots (its value times the function's clockticks) to rank functions by what they lose there; "
+         "click a row for its tree. Long names are cut (…): hover for the whole name.</p>" +
+         legend() + "<div class=\"functions-view\">" + functions_table(reports, tree_nodes) +
+         "<div class=\"function-trees\">" + unit_trees(reports, dependencies) + "</div></div></section>";
 }
 
 int default_chosen(const std::vector<const model::Node*>& tree, const std::vector<report::Report>& records) {
@@ -232,13 +259,23 @@ std::string HtmlWriter::page(const model::RunVariables& vars) const {
          R"svg(height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="2" height="6" )svg"
          R"svg(fill="#000" opacity="0.45"/></pattern></defs></svg>)svg";
   out += header(tree, info_, times_.size());
-  out += tree_section(tree, whole, dependencies);
+  // Over time first: the timeline sits above the trees' Info tables.
   if (!times_.empty()) out += time_section(times_, series_, tree_nodes_, default_chosen(tree_nodes_, tree));
-  if (tree.size() > 1 || !tree.front().scope.empty()) {
+  const bool sampled = tree.front().run.sampled.has_value();
+  if (sampled) {
+    out += functions_section(tree, tree_nodes_, dependencies);
+  } else {
+    out += tree_section(tree, whole, dependencies);
+  }
+  if (flame_)
+    out += flame_section(*flame_, tree_nodes_, tree.front().run.sampled ? tree.front().run.sampled->clock_event : "");
+  if (!sampled && (tree.size() > 1 || !tree.front().scope.empty())) {
     out += "<section id=\"units\"><h2>Per unit</h2><div class=\"units\">" + units_svg(tree) + "</div></section>";
   }
-  out += "<script type=\"application/json\" id=\"td-data\">" + script_json(page_data(times_, series_, tree_nodes_)) +
-         "</script><script>" + std::string(page_script()) + "</script></body></html>\n";
+  nlohmann::json data = page_data(times_, series_, tree_nodes_);
+  if (flame_) data["flame"] = flame_data(*flame_, tree_nodes_);
+  out += "<script type=\"application/json\" id=\"td-data\">" + script_json(data) + "</script><script>" +
+         std::string(page_script()) + "</script></body></html>\n";
   return out;
 }
 

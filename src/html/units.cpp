@@ -12,6 +12,7 @@ constexpr double kLabelWidth = 110;
 constexpr double kBarWidth = 150;
 constexpr double kBarHeight = 14;
 constexpr double kTitleHeight = 20;
+constexpr size_t kLabelChars = 17;  // of the 11px font in kLabelWidth; the title has the whole
 
 struct Bar {
   const report::Report* report;
@@ -34,12 +35,13 @@ std::string chart(const std::string& name, std::vector<Bar> bars) {
     const double share = bar.node && bar.node->value ? std::clamp(*bar.node->value, 0.0, 1.0) : 0.0;
     const std::string fill = bar.node ? area_color(bar.node->node->area) : "#b8b8b8";
     out += fmt::format(R"(<g class="unit" data-scope="{0}" data-value="{1}"><title>{0}: {2} {1}</title>)"
-                       R"(<text x="{3}" y="{4:.1f}" text-anchor="end">{0}</text>)"
+                       R"(<text x="{3}" y="{4:.1f}" text-anchor="end">{12}</text>)"
                        R"(<rect x="{5}" y="{6:.1f}" width="{7}" height="{8}" fill="#eee"/>)"
                        R"(<rect x="{5}" y="{6:.1f}" width="{9:.1f}" height="{8}" fill="{10}"/>)"
                        R"(<text x="{11}" y="{4:.1f}">{1}</text></g>)",
                        escape(bar.report->scope), escape(value), escape(name), kLabelWidth - 4, y + kBarHeight - 3,
-                       kLabelWidth, y, kBarWidth, kBarHeight, share * kBarWidth, fill, kLabelWidth + kBarWidth + 4);
+                       kLabelWidth, y, kBarWidth, kBarHeight, share * kBarWidth, fill, kLabelWidth + kBarWidth + 4,
+                       escape(elide_middle(bar.report->scope, kLabelChars)));
     y += kBarHeight + 2;
   }
   return out + "</svg>";

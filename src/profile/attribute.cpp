@@ -74,16 +74,21 @@ std::string clock_event(const recording::Header& header) {
   return header.groups.empty() ? "" : header.groups[0].events[0];
 }
 
-Attribution attribute_to(const recording::Recording& recording, const std::vector<FunctionName>& names,
-                         const std::function<void(const recording::Sample&, std::vector<uint32_t>&)>& charged) {
+std::vector<int> clock_slots(const recording::Header& header, const std::string& clock) {
+  std::vector<int> slots;
+  for (const auto& group : header.groups) {
+    auto found = std::find(group.events.begin(), group.events.end(), clock);
+    slots.push_back(found == group.events.end() ? -1 : static_cast<int>(found - group.events.begin()));
+  }
+  return slots;
+}
+
+Attribution attribute_in_order(const recording::Recording& recording, const std::vector<FunctionName>& names,
+                               const std::function<void(const recording::Sample&, std::vector<uint32_t>&)>& charged) {
   const recording::Header& header = recording.header;
   Attribution result;
   result.clock_event = clock_event(header);
-  std::vector<int> clock_slot;
-  for (const auto& group : header.groups) {
-    auto found = std::find(group.events.begin(), group.events.end(), result.clock_event);
-    clock_slot.push_back(found == group.events.end() ? -1 : static_cast<int>(found - group.events.begin()));
-  }
+  const std::vector<int> clock_slot = clock_slots(header, result.clock_event);
 
   const Accumulator empty{std::vector<GroupTotals>(header.groups.size()), 0};
   std::vector<Accumulator> totals(names.size(), empty);
@@ -105,7 +110,6 @@ Attribution attribute_to(const recording::Recording& recording, const std::vecto
   if (last_time > first_time) result.whole.counts.duration_s = static_cast<double>(last_time - first_time) * 1e-9;
   for (uint32_t i = 0; i < names.size(); ++i) {
     Function function = finish(totals[i], header, names[i].name, names[i].module);
-    if (function.samples == 0) continue;  // the unknown entry when every sample was named
     function.callers = names[i].callers;
     function.share = whole.clock > 0 ? function.clock / whole.clock : 0.0;
     // A function's wall time is its share of the clock: what rates per
@@ -113,6 +117,14 @@ Attribution attribute_to(const recording::Recording& recording, const std::vecto
     function.counts.duration_s = result.whole.counts.duration_s * function.share;
     result.functions.push_back(std::move(function));
   }
+  return result;
+}
+
+Attribution attribute_to(const recording::Recording& recording, const std::vector<FunctionName>& names,
+                         const std::function<void(const recording::Sample&, std::vector<uint32_t>&)>& charged) {
+  Attribution result = attribute_in_order(recording, names, charged);
+  // The unknown entry when every sample was named, a name no sample fed.
+  std::erase_if(result.functions, [](const Function& function) { return function.samples == 0; });
   std::sort(result.functions.begin(), result.functions.end(), [](const Function& x, const Function& y) {
     if (x.share != y.share) return x.share > y.share;
     if (x.samples != y.samples) return x.samples > y.samples;

@@ -59,6 +59,9 @@ struct Attribution {
 // software model); else the first group's leader. Empty without groups.
 std::string clock_event(const recording::Header& header);
 
+// Where each of the header's groups holds `clock` (clock_event()), -1 where none.
+std::vector<int> clock_slots(const recording::Header& header, const std::string& clock);
+
 // Charges every sample of `recording` to the function its symbol names
 // (samples without one are "[unknown]": name them first, see name_samples).
 // A group that says nothing of its times is taken as counted all the time.
@@ -69,5 +72,10 @@ Attribution attribute(const recording::Recording& recording);
 // many names a sample feeds.
 Attribution attribute_to(const recording::Recording& recording, const std::vector<FunctionName>& names,
                          const std::function<void(const recording::Sample&, std::vector<uint32_t>&)>& charged);
+
+// As attribute_to, with one function per name in the order of `names`, none
+// left out (a name no sample fed has 0 samples).
+Attribution attribute_in_order(const recording::Recording& recording, const std::vector<FunctionName>& names,
+                               const std::function<void(const recording::Sample&, std::vector<uint32_t>&)>& charged);
 
 }  // namespace topdown::profile

@@ -6,49 +6,10 @@
 #include <map>
 
 #include "common/error.h"
+#include "profile/stack_functions.h"
 
 namespace topdown::profile {
 namespace {
-
-// The functions of every symbol, inlined ones first, numbered.
-class StackFunctions {
- public:
-  explicit StackFunctions(const recording::Recording& recording) : recording_(recording) {
-    for (const recording::NamedSymbol& symbol : recording.symbols) {
-      std::vector<uint32_t> functions;
-      for (const std::string& inlined : symbol.inline_chain) functions.push_back(names_.index(inlined, symbol.module));
-      functions.push_back(names_.index(symbol.function, symbol.module));
-      of_symbol_.push_back(std::move(functions));
-    }
-    unknown_ = names_.index("[unknown]", "[unknown]");
-  }
-
-  // The functions on the stack of `sample`, innermost first.
-  void of(const recording::Sample& sample, std::vector<uint32_t>& functions) const {
-    functions.clear();
-    const uint32_t frames = sample.kernel_frames + sample.user_frames;
-    if (frames == 0) {
-      functions.push_back(sample.symbol < of_symbol_.size() ? of_symbol_[sample.symbol].back() : unknown_);
-      return;
-    }
-    for (uint32_t i = sample.first_frame; i < sample.first_frame + frames; ++i) {
-      const uint32_t symbol = recording_.frames.symbols[i];
-      if (symbol >= of_symbol_.size()) {
-        functions.push_back(unknown_);
-      } else {
-        functions.insert(functions.end(), of_symbol_[symbol].begin(), of_symbol_[symbol].end());
-      }
-    }
-  }
-
-  const std::vector<FunctionName>& names() const { return names_.all(); }
-
- private:
-  const recording::Recording& recording_;
-  FunctionNames names_;
-  std::vector<std::vector<uint32_t>> of_symbol_;
-  uint32_t unknown_ = 0;
-};
 
 std::string_view without_parameters(std::string_view name) {
   // The parameters are the last balanced parentheses (operator() aside).

@@ -83,12 +83,13 @@ struct Rendered {
   std::vector<std::string> console;  // Chromium's console lines: errors, CSP violations
 };
 
-Rendered render(const std::filesystem::path& page) {
+// `fragment` ("#sort=NODE") is what a link to the page may add.
+Rendered render(const std::filesystem::path& page, const std::string& fragment = "") {
   const CommandResult chromium =
       run_command(kChromium +
                   " --headless --no-sandbox --disable-gpu --dump-dom --virtual-time-budget=2000 "
                   "--enable-logging=stderr --v=0 " +
-                  quoted("file://" + page.string()));
+                  quoted("file://" + page.string() + fragment));
   Rendered rendered{chromium.out, {}};
   std::istringstream err(chromium.err);
   for (std::string line; std::getline(err, line);) {
@@ -241,17 +242,65 @@ TEST(HtmlChromium, HostileNamesAreTextNotMarkup) {
   EXPECT_NE(rendered.dom.find("<option value=\"0\">&lt;b&gt;app &lt;script&gt;x-42</option>"), std::string::npos);
 }
 
+// How often `text` occurs in `dom`.
+size_t count_of_text(const std::string& dom, const std::string& text) {
+  size_t count = 0;
+  for (auto at = dom.find(text); at != std::string::npos; at = dom.find(text, at + 1)) ++count;
+  return count;
+}
+
+// In Chromium's DOM text: & < > as references (and " too in attributes).
+std::string dom_text(const std::string& text, bool attribute) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (c == '&') {
+      out += "&amp;";
+    } else if (c == '<') {
+      out += "&lt;";
+    } else if (c == '>') {
+      out += "&gt;";
+    } else if (c == '"' && attribute) {
+      out += "&quot;";
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+// The events of a Skylake leader-sampled group: the clock leads, then
+// every other event of the model.
+std::vector<std::string> skylake_group() {
+  const model::Model skl = model::load_model(std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models" / "skl.model");
+  std::vector<std::string> group = {"CPU_CLK_UNHALTED.THREAD"};
+  for (const auto& event : import::model_events(skl)) {
+    if (event != group[0]) group.push_back(event);
+  }
+  return group;
+}
+
+// `topdown report --cpu skl -v LEVEL` of `script`: its --json report
+// (returned) and its --html page, report.html in `tree`, kept as `keep_as`.
+std::string report_json_and_page(const TempTree& tree, const std::string& level, const std::string& script,
+                                 const std::string& keep_as) {
+  const std::string options = " report --cpu skl --smt off -v " + level + " ";
+  const std::string json_file = (tree.root() / "report.json").string();
+  const std::string page = (tree.root() / "report.html").string();
+  const CommandResult json = run_command(kTopdown + options + "--json -o " + json_file + " " + script);
+  EXPECT_EQ(json.exit_code, 0) << json.err;
+  const CommandResult html = run_command(kTopdown + options + "-o /dev/null --html " + page + " " + script);
+  EXPECT_EQ(html.exit_code, 0) << html.err;
+  keep_page(page, keep_as);
+  return slurp(json_file);
+}
+
 // A `topdown report` page of a synthetic Skylake perf script (the
 // IntelReport functions): every function's tree has its boxes with the
 // values of its --json record, the bottleneck's path outlined.
 TEST(HtmlChromium, SkylakeReportOfFunctions) {
   SKIP_WITHOUT_CHROMIUM();
   TempTree tree;
-  const model::Model skl = model::load_model(std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models" / "skl.model");
-  std::vector<std::string> group = {"CPU_CLK_UNHALTED.THREAD"};
-  for (const auto& event : import::model_events(skl)) {
-    if (event != group[0]) group.push_back(event);
-  }
+  const std::vector<std::string> group = skylake_group();
   std::vector<SyntheticFunction> functions;
   for (const auto& [name, cycles] :
        {std::pair{"big", 800'000'000ULL}, {"hot", 150'000'000ULL}, {"cold", 40'000'000ULL}}) {
@@ -262,21 +311,16 @@ TEST(HtmlChromium, SkylakeReportOfFunctions) {
     functions.push_back(std::move(function));
   }
   const auto script = tree.write("script.txt", synthetic_perf_script(group, functions)).string();
-  const std::string options = " report --cpu skl --smt off -l 3 -v ";
-  const std::string json_file = (tree.root() / "report.json").string();
   const std::string page = (tree.root() / "report.html").string();
-  const CommandResult json = run_command(kTopdown + options + "--json -o " + json_file + " " + script);
-  ASSERT_EQ(json.exit_code, 0) << json.err;
-  const CommandResult html = run_command(kTopdown + options + "-o /dev/null --html " + page + " " + script);
-  ASSERT_EQ(html.exit_code, 0) << html.err;
-  keep_page(page, "skl-report.html");
+  const std::string json_text = report_json_and_page(tree, "-l 3", script, "skl-report.html");
+  ASSERT_FALSE(HasFailure()) << "topdown report failed";
   const Rendered rendered = render(page);
   EXPECT_TRUE(rendered.console.empty()) << rendered.console.front();
   ASSERT_NE(rendered.dom.find("</html>"), std::string::npos) << "Chromium gave no DOM";
 
   size_t units = 0;
   size_t with_bottleneck = 0;
-  for (const auto& record : json_records(slurp(json_file))) {
+  for (const auto& record : json_records(json_text)) {
     if (!record.contains("nodes")) continue;  // the locate table
     const std::string scope = record["scope"];
     SCOPED_TRACE(scope);
@@ -290,8 +334,148 @@ TEST(HtmlChromium, SkylakeReportOfFunctions) {
     ++units;
   }
   EXPECT_EQ(units, 4U) << "the whole program and three functions";
+  // No call stacks: the flame graph is one level, the root and the three functions.
+  EXPECT_NE(rendered.dom.find("The recording has no call stacks"), std::string::npos);
+  EXPECT_EQ(count_of_text(rendered.dom, "<g class=\"frame "), 4U);
   // cold is under the 5% rule: flagged nowhere, so no bottleneck to outline.
   EXPECT_EQ(with_bottleneck, 3U);
+}
+
+// The flame graph frame named `name` (the first), its <g> up to its </g>.
+std::string frame_of(const std::string& dom, const std::string& name) {
+  const auto at = dom.find("data-name=\"" + name + "\"");
+  if (at == std::string::npos) return "";
+  const auto start = dom.rfind("<g ", at);
+  return dom.substr(start, dom.find("</g>", at) - start);
+}
+
+// The level-1 node with the largest value in a --json record.
+std::string largest_level1(const nlohmann::json& record) {
+  std::string largest;
+  double value = -1;
+  for (const auto& node : record["nodes"]) {
+    if (node["level"] == 1 && !node["value"].is_null() && node["value"].get<double>() > value) {
+      value = node["value"].get<double>();
+      largest = node["name"];
+    }
+  }
+  return largest;
+}
+
+// A Skylake perf script of leader samples with callchains (perf record -g):
+// leaf through outer_b (600M cycles) and through outer_c (200M), outer_a
+// (150M, its uops mostly not delivered: Frontend Bound) and a long C++ name
+// (100M), all from main. The flame graph has a frame per call path, as wide
+// as its cycles, coloured by its largest level-1 node as --json gives it;
+// the functions table sorts by a node's slots and shows whole names on hover.
+TEST(HtmlChromium, SkylakeReportFlameGraphAndFunctionTable) {
+  SKIP_WITHOUT_CHROMIUM();
+  TempTree tree;
+  const std::vector<std::string> group = skylake_group();
+  const std::string long_name =
+      "app::detail::very_long_namespace_name::Kernel<std::vector<double, std::allocator<double> > >::run(unsigned "
+      "long, double const&)";
+  struct Stack {
+    std::string function;
+    std::vector<std::string> callers;
+    uint64_t cycles;
+  };
+  const std::vector<Stack> stacks = {{"leaf", {"outer_b", "main"}, 600'000'000},
+                                     {"leaf", {"outer_c", "main"}, 200'000'000},
+                                     {"outer_a", {"main"}, 150'000'000},
+                                     {long_name, {"main"}, 100'000'000}};
+  std::vector<SyntheticFunction> functions;
+  for (const Stack& stack : stacks) {
+    SyntheticFunction function;
+    function.name = stack.function;
+    function.callers = stack.callers;
+    function.totals = intel_totals(group, stack.cycles);
+    // 60% Frontend Bound: 2.4 of 4 slots a cycle not delivered.
+    if (stack.function == "outer_a") function.totals["IDQ_UOPS_NOT_DELIVERED.CORE"] = stack.cycles * 24 / 10;
+    functions.push_back(std::move(function));
+  }
+  const auto script = tree.write("script.txt", synthetic_perf_script(group, functions)).string();
+  const std::string page = (tree.root() / "report.html").string();
+  const std::string json_text = report_json_and_page(tree, "-l 2", script, "skl-report-flame.html");
+  ASSERT_FALSE(HasFailure()) << "topdown report failed";
+  std::map<std::string, nlohmann::json> records;
+  for (const auto& record : json_records(json_text)) {
+    if (record.contains("function")) records[record["function"]] = record;
+  }
+  ASSERT_EQ(records.count("leaf"), 1U);
+  ASSERT_EQ(records.count("outer_a"), 1U);
+
+  const Rendered rendered = render(page);
+  EXPECT_TRUE(rendered.console.empty()) << rendered.console.front();
+  const std::string& dom = rendered.dom;
+  ASSERT_NE(dom.find("</html>"), std::string::npos) << "Chromium gave no DOM";
+  // root, main, outer_b, its leaf, outer_c, its leaf, outer_a, the long name.
+  EXPECT_EQ(count_of_text(dom, "<g class=\"frame "), 8U);
+  const double cycles = 600e6 + 200e6 + 150e6 + 100e6;
+  const std::string outer_b = frame_of(dom, "outer_b");
+  EXPECT_NE(outer_b.find(fmt::format("width=\"{:.1f}\"", 600e6 / cycles * 1200)), std::string::npos) << outer_b;
+  EXPECT_NE(frame_of(dom, "main").find("width=\"1200.0\""), std::string::npos);
+  // leaf's frames are all of leaf's samples, outer_a's all of outer_a's.
+  EXPECT_NE(frame_of(dom, "leaf").find("class=\"frame dominant-" + largest_level1(records["leaf"]) + "\""),
+            std::string::npos)
+      << frame_of(dom, "leaf");
+  EXPECT_EQ(largest_level1(records["outer_a"]), "Frontend_Bound");
+  EXPECT_NE(frame_of(dom, "outer_a").find("class=\"frame dominant-Frontend_Bound\""), std::string::npos)
+      << frame_of(dom, "outer_a");
+
+  // The whole name on hover, cut in the middle in the cell.
+  const std::string cell = "<td class=\"name\" title=\"" + dom_text(long_name, true) + "\">";
+  const auto at = dom.find(cell);
+  ASSERT_NE(at, std::string::npos) << "no cell with the whole name as its title";
+  const std::string shown = dom.substr(at + cell.size(), dom.find("</td>", at) - at - cell.size());
+  EXPECT_TRUE(shown.starts_with("app::detail::")) << shown;
+  EXPECT_TRUE(shown.ends_with("double const&amp;)")) << shown;
+  EXPECT_NE(shown.find("\u2026"), std::string::npos) << shown;
+
+  // By share: leaf, outer_a, the long name; by Frontend_Bound's slots
+  // (value x cycles: outer_a 0.6 x 150M over leaf's 0.1 x 800M) outer_a first.
+  const auto row_order = [](const std::string& text) {
+    std::vector<std::string> names;
+    for (auto row = text.find("<tr class=\"function"); row != std::string::npos;
+         row = text.find("<tr class=\"function", row + 1)) {
+      const auto title = text.find("title=\"", row) + 7;
+      names.push_back(text.substr(title, text.find('"', title) - title).substr(0, 12));
+    }
+    return names;
+  };
+  const std::vector<std::string> by_share = {"[whole progr", "leaf", "outer_a", "app::detail:"};
+  EXPECT_EQ(row_order(dom), by_share);
+  const Rendered sorted = render(page, "#sort=Frontend_Bound");
+  EXPECT_TRUE(sorted.console.empty()) << sorted.console.front();
+  const std::vector<std::string> by_frontend = {"[whole progr", "outer_a", "leaf", "app::detail:"};
+  EXPECT_EQ(row_order(sorted.dom), by_frontend);
+
+  // A click on outer_b zooms into it (the whole width, outer_c gone, main
+  // under it, faded), "leaf" in the search box marks both leaf frames, and
+  // a click on outer_a's row shows its tree: a copy of the page that does
+  // these once it has loaded.
+  std::string acted = slurp(page);
+  acted.insert(acted.rfind("</body>"),
+               "<script>addEventListener('load',function(){"
+               "document.querySelector('g.frame[data-name=\"outer_b\"]').dispatchEvent(new Event('click'));"
+               "var s=document.getElementById('flame-search');s.value='LEAF';s.dispatchEvent(new Event('input'));"
+               "document.querySelector('tr.function[data-index=\"2\"]').dispatchEvent(new Event('click'));"
+               "});</script>");
+  const auto acted_page = tree.write("acted.html", acted);
+  const Rendered zoomed = render(acted_page);
+  EXPECT_TRUE(zoomed.console.empty()) << zoomed.console.front();
+  EXPECT_NE(frame_of(zoomed.dom, "outer_b").find("width=\"1200.0\""), std::string::npos)
+      << frame_of(zoomed.dom, "outer_b");
+  EXPECT_NE(frame_of(zoomed.dom, "outer_c").find("display: none"), std::string::npos);
+  EXPECT_NE(frame_of(zoomed.dom, "main").find("class=\"frame dominant-"), std::string::npos);
+  EXPECT_NE(frame_of(zoomed.dom, "main").find(" ancestor\""), std::string::npos) << frame_of(zoomed.dom, "main");
+  EXPECT_EQ(count_of_text(zoomed.dom, " match\" data-frame="), 2U) << "both leaf frames";
+  EXPECT_NE(zoomed.dom.find(fmt::format("{:.1f}% of the clockticks match", 800e6 / cycles * 100)), std::string::npos);
+  EXPECT_NE(zoomed.dom.find("<tr class=\"function selected\" data-index=\"2\""), std::string::npos);
+  EXPECT_NE(zoomed.dom.find("<div class=\"unit-tree\" data-index=\"2\" data-scope=\"outer_a [/usr/bin/app]\">"),
+            std::string::npos);
+  EXPECT_NE(zoomed.dom.find("<div class=\"unit-tree\" data-index=\"0\" data-scope=\"[whole program]\" hidden"),
+            std::string::npos);
 }
 
 // A saved --json report of Haswell's level 1 and 2, made by hand with known
@@ -346,25 +530,6 @@ std::string compared_change(const nlohmann::json& change) {
   if (change["change"].is_null()) return "n/a";
   const double value = change["change"].get<double>();
   return change["kind"] == "node" ? fmt::format("{:+.1f} pt", value) : fmt::format("{:+.1f}%", value);
-}
-
-// In Chromium's DOM text: & < > as references (and " too in attributes).
-std::string dom_text(const std::string& text, bool attribute) {
-  std::string out;
-  for (unsigned char c : text) {
-    if (c == '&') {
-      out += "&amp;";
-    } else if (c == '<') {
-      out += "&lt;";
-    } else if (c == '>') {
-      out += "&gt;";
-    } else if (c == '"' && attribute) {
-      out += "&quot;";
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out;
 }
 
 // `topdown compare --html` of two hand-made reports of two cores each, five

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "html/draw.h"
+#include "html/escape.h"
 #include "html/html.h"
 #include "support/tiny_model.h"
 
@@ -100,6 +102,8 @@ TEST(HtmlWriter, IntervalsKeepEveryValueInTheDataAndDrawTheTimeline) {
   // The whole run's bottleneck (Busy_Memory 37.5%) is the node whose line is drawn.
   EXPECT_NE(page.find(R"(<option value="1" selected>..Busy_Memory</option>)"), std::string::npos);
   EXPECT_NE(page.find(R"(<text class="chosen-name" x="48" y="234">Busy_Memory</text>)"), std::string::npos);
+  // Over time sits above the tree and its Info table.
+  EXPECT_LT(page.find(R"(<section id="time">)"), page.find(R"(<table class="info">)"));
 }
 
 TEST(HtmlWriter, UnitsGetSortedSmallMultiplesAndATreeEach) {
@@ -114,6 +118,93 @@ TEST(HtmlWriter, UnitsGetSortedSmallMultiplesAndATreeEach) {
   EXPECT_LT(cpu1, cpu2);
   EXPECT_LT(cpu2, cpu0);
   EXPECT_NE(page.find(R"(<div class="unit-tree" data-index="2" data-scope="CPU2" hidden>)"), std::string::npos);
+}
+
+// A sampled report of a function with `share` of the clockticks.
+report::Report function_report(const TinyRun& run, double busy_slots, const std::string& name, double share) {
+  report::Report report = run.report(busy_slots, name + " [/bin/app]");
+  report::Sampled sampled;
+  sampled.function = name;
+  sampled.module = "/bin/app";
+  sampled.share = share;
+  sampled.samples = static_cast<uint64_t>(share * 1000);
+  report.run.sampled = sampled;
+  return report;
+}
+
+TEST(HtmlWriter, FunctionsAreATableOfWholeNamesCutInTheMiddleWithEachNodesSlots) {
+  TinyRun run;
+  HtmlWriter writer(run.model, {});
+  const std::string long_name = "ns::Kernel<std::vector<int> >::compute_everything_there_is(unsigned long, int)";
+  writer.add(std::nullopt, {function_report(run, 2000, "[whole program]", 1.0),
+                            function_report(run, 3000, long_name, 0.6), function_report(run, 1000, "small", 0.4)});
+  const std::string page = writer.page({});
+  EXPECT_EQ(page.find(R"(<section id="units">)"), std::string::npos) << "the table replaces the per-unit bars";
+  const auto row = page.find(R"(<tr class="function" data-index="1")");
+  ASSERT_NE(row, std::string::npos);
+  const std::string cells = page.substr(row, page.find("</tr>", row) - row);
+  // Slots per node in tree order (Busy, Busy_Memory, Busy_Core, Idle):
+  // value x share, Busy 75% of 0.6.
+  EXPECT_NE(cells.find(R"(data-slots="0.45 0.3375 0.1125 0.15")"), std::string::npos) << cells;
+  EXPECT_NE(cells.find("title=\"" + escape(long_name) + "\">" + escape(elide_middle(long_name, 48)) + "</td>"),
+            std::string::npos)
+      << cells;
+  EXPECT_NE(cells.find(R"(<td class="bottleneck">Busy_Memory 56.2%</td>)"), std::string::npos) << cells;
+  EXPECT_NE(cells.find(R"(<rect data-node="Busy" x="0.0" width="75.0")"), std::string::npos) << "level 1 of 100px";
+  EXPECT_NE(page.find(R"(<div class="unit-tree" data-index="1")"), std::string::npos) << "the row's tree";
+}
+
+TEST(HtmlWriter, LongTextIsCutAThirdInOnCharacters) {
+  EXPECT_EQ(elide_middle("short", 5), "short");
+  EXPECT_EQ(elide_middle("abcdefghij", 5), "a\u2026hij");
+  EXPECT_EQ(elide_middle("abcdefghij", 8), "ab\u2026fghij");
+  EXPECT_EQ(elide_middle("\u03b1\u03b2\u03b3\u03b4\u03b5\u03b6", 4), "\u03b1\u2026\u03b5\u03b6");
+}
+
+// A frame of `busy_slots` of 4000 slots over `clock` clockticks.
+profile::FlameFrame frame(const TinyRun& run, const std::string& name, double busy_slots, double clock, uint32_t parent,
+                          uint32_t depth) {
+  profile::FlameFrame out;
+  out.result.function.name = name;
+  out.result.function.clock = clock;
+  out.result.function.share = clock / 1000;
+  out.result.evaluation = run.report(busy_slots).evaluation;
+  out.parent = parent;
+  out.depth = depth;
+  return out;
+}
+
+TEST(HtmlWriter, TheFlameGraphDrawsEachFrameAsWideAsItsClockticksColouredByItsLargestLevel1Node) {
+  TinyRun run;
+  HtmlWriter writer(run.model, {});
+  writer.add(std::nullopt, {function_report(run, 2000, "[whole program]", 1.0)});
+  profile::FlameGraph flame;
+  flame.call_stacks = true;
+  flame.merged = 3;
+  flame.frames = {frame(run, "[whole program]", 2000, 1000, profile::kNoFrame, 0), frame(run, "main", 2000, 1000, 0, 1),
+                  frame(run, "busy_loop", 3200, 750, 1, 2), frame(run, "waiting", 400, 250, 1, 2)};
+  flame.frames[0].children = {1};
+  flame.frames[1].children = {2, 3};
+  writer.set_flame_graph(flame);
+  const std::string page = writer.page({});
+  size_t frames = 0;
+  for (auto at = page.find(R"(<g class="frame )"); at != std::string::npos;
+       at = page.find(R"(<g class="frame )", at + 1)) {
+    ++frames;
+  }
+  EXPECT_EQ(frames, 4U);
+  const auto waiting = page.find(R"(data-name="waiting")");
+  ASSERT_NE(waiting, std::string::npos);
+  const std::string drawn = page.substr(page.rfind("<g ", waiting), 600);
+  // Idle 90% of waiting's slots, Busy 80% of busy_loop's; 1200 wide in all, the root at the bottom.
+  EXPECT_NE(drawn.find(R"(class="frame dominant-Idle")"), std::string::npos) << drawn;
+  EXPECT_NE(drawn.find(R"(x="900.0" y="0.0" width="300.0")"), std::string::npos) << drawn;
+  EXPECT_NE(drawn.find(R"(fill-opacity="0.93")"), std::string::npos) << "0.3 + 0.7 x 90%";
+  EXPECT_NE(page.find(R"(class="frame dominant-Busy" data-frame="2" data-name="busy_loop")"), std::string::npos);
+  EXPECT_NE(page.find("3 frames under 0.1% of the clockticks are merged into [other]"), std::string::npos);
+  const nlohmann::json data = page_data(page);
+  EXPECT_DOUBLE_EQ(data["flame"]["frames"][3]["x"].get<double>(), 0.75);
+  EXPECT_EQ(data["flame"]["frames"][3]["values"][3], 9000) << "Idle 90.00%";
 }
 
 TEST(HtmlWriter, HostileNamesAreText) {

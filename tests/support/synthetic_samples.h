@@ -20,6 +20,9 @@ struct SyntheticFunction {
   std::string source;                      // "app.c:42" (the srcline line), empty: none
   std::map<std::string, uint64_t> totals;  // per event over all its samples
   int samples = 40;
+  // Its callers, innermost first: when given, every sample carries the
+  // callchain (perf record -g) of the function and these.
+  std::vector<std::string> callers = {};
 };
 
 // The group is sampled by group[0]; each function's totals are spread over
@@ -46,6 +49,16 @@ inline std::string synthetic_perf_script(const std::vector<std::string>& group,
         const uint64_t share = sum / static_cast<uint64_t>(function.samples);
         const uint64_t delta = last ? sum - share * static_cast<uint64_t>(n) : share;
         if (delta == 0 && e > 0) continue;
+        if (!function.callers.empty()) {
+          out += fmt::format("{:>16} 4242/4243 {}.{:06}: {:>10} {}: \n", "app", time_us / 1'000'000,
+                             time_us % 1'000'000, delta, group[e]);
+          out += fmt::format("\t{:>16x} {} ({})\n", 0x401000 + 0x100 * f, function.name, function.module);
+          for (size_t c = 0; c < function.callers.size(); ++c) {
+            out += fmt::format("\t{:>16x} {} ({})\n", 0x402000 + 0x100 * c, function.callers[c], function.module);
+          }
+          out += "\n";
+          continue;
+        }
         out += fmt::format("{:>16} 4242/4243 {}.{:06}: {:>10} {}: {:>16x} {} ({})\n", "app", time_us / 1'000'000,
                            time_us % 1'000'000, delta, group[e], 0x401000 + 0x100 * f, function.name, function.module);
         if (!function.source.empty()) out += "  " + function.source + "\n";
