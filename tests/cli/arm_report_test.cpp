@@ -7,9 +7,9 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "../support/temp_tree.h"
+#include "function_reports.h"
 #include "run_command.h"
 
 namespace topdown::testing {
@@ -51,20 +51,6 @@ Level1 neoverse_v2_level1(const ArmCounts& c) {
   return {c.stall_slot_frontend / slots - c.br_mis_pred / c.cycles,
           c.stall_slot_backend / slots - 3 * c.br_mis_pred / c.cycles, retired_share * issued,
           (1 - retired_share) * issued + 4 * c.br_mis_pred / c.cycles};
-}
-
-std::vector<nlohmann::json> json_lines(const std::string& text) {
-  std::vector<nlohmann::json> objects;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) objects.push_back(nlohmann::json::parse(line));
-  return objects;
-}
-
-const nlohmann::json& function_object(const std::vector<nlohmann::json>& objects, const std::string& name) {
-  for (const auto& object : objects) {
-    if (object.value("function", "") == name) return object;
-  }
-  throw std::runtime_error("no function " + name + " in the report");
 }
 
 double node_value(const nlohmann::json& report, const std::string& name) {
