@@ -4,7 +4,7 @@
 # lists a model without TOPDOWN_MODELS, from the build tree and installed.
 # Sanitizers record source paths in their own data (-ffile-prefix-map does
 # not map them), so a sanitized build (SANITIZE set), never installed, has
-# only its models checked.
+# only its models checked. EMULATOR runs a cross build's programs (qemu-user).
 cmake_minimum_required(VERSION 3.20)
 foreach(variable BUILD_DIR SOURCE_DIR WORK_DIR TOPDOWN REGION_LIBRARY)
   if(NOT ${variable})
@@ -39,8 +39,9 @@ foreach(binary IN LISTS binaries)
 endforeach()
 
 unset(ENV{TOPDOWN_MODELS})
+separate_arguments(emulator UNIX_COMMAND "${EMULATOR}")  # qemu-user in a cross build
 foreach(program ${TOPDOWN} ${prefix}/bin/topdown)
-  run("${program} list --cpu zen5 without TOPDOWN_MODELS" ${program} list --cpu zen5)
+  run("${program} list --cpu zen5 without TOPDOWN_MODELS" ${emulator} ${program} list --cpu zen5)
   if(NOT output MATCHES "Frontend_Bound")
     message(FATAL_ERROR "${program} list --cpu zen5 printed:\n${output}")
   endif()

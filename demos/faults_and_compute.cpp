@@ -19,6 +19,7 @@ constexpr std::size_t kRegionPages = 256;  // 1 MiB mapped, touched and unmapped
 // that the kernel time of mapping and unmapping is this function's own in a
 // profile (which charges kernel time to the user address that entered it).
 long inline_syscall(long number, long a1, long a2, long a3 = 0, long a4 = 0, long a5 = 0, long a6 = 0) {
+#if defined(__x86_64__)
   long result = 0;
   register long r10 asm("r10") = a4;
   register long r8 asm("r8") = a5;
@@ -28,6 +29,19 @@ long inline_syscall(long number, long a1, long a2, long a3 = 0, long a4 = 0, lon
                : "a"(number), "D"(a1), "S"(a2), "d"(a3), "r"(r10), "r"(r8), "r"(r9)
                : "rcx", "r11", "memory");
   return result;
+#elif defined(__aarch64__)
+  register long x8 asm("x8") = number;
+  register long x0 asm("x0") = a1;
+  register long x1 asm("x1") = a2;
+  register long x2 asm("x2") = a3;
+  register long x3 asm("x3") = a4;
+  register long x4 asm("x4") = a5;
+  register long x5 asm("x5") = a6;
+  asm volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4), "r"(x5) : "memory");
+  return x0;
+#else
+#error "inline_syscall: no system call sequence for this architecture"
+#endif
 }
 
 // Every write is a page fault (the kernel zeroes a page); the region is

@@ -38,7 +38,8 @@ struct CompareOptions {
 // Exit status: 0, or kGateFailed when a --fail-if gate tripped.
 constexpr int kGateFailed = 1;
 int run_compare(const CompareOptions& options);
-int run_info();
+// topdown info; `root`: read ROOT/sys and ROOT/proc (another machine's, a test's tree).
+int run_info(const std::string& root);
 int run_list(const std::string& cpu, const std::string& metrics_file);
 // topdown list --models: every model of the model folder, one row each.
 enum class ModelListFormat { Text, Markdown };

@@ -1,18 +1,51 @@
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/output.h"
 #include "common/data_dir.h"
+#include "common/error.h"
 #include "model/model.h"
 
 namespace topdown::cli {
+namespace {
 
-int run_info() {
-  cpu::CpuInfo cpu = cpu::detect();
+// "model neoverse-v2 (Arm Neoverse V2)", or "no model".
+std::string model_of(const cpu::CpuId& id) {
+  try {
+    const model::Model model = model::select_model(models_dir(), id);
+    return fmt::format("model {} ({})", model.name, model.title);
+  } catch (const Error&) {
+    return "no model";
+  }
+}
+
+// An Arm CPU's kinds of core, one line each: the MIDR's fields, its model
+// and the PMU that counts on its CPUs.
+std::string core_kind_lines(const cpu::CpuInfo& cpu) {
+  std::string lines;
+  for (const cpu::CoreKind& kind : cpu.core_kinds) {
+    const cpu::PmuInfo* pmu = cpu.arm_core_pmu_of(kind);
+    lines +=
+        fmt::format("core kind:      cpus {}: {}, {}, pmu {}\n", cpu::format_index_list(kind.cpus), kind.id.brand,
+                    model_of(kind.id), pmu ? fmt::format("{} (type {})", pmu->name, pmu->type) : std::string("none"));
+  }
+  return lines;
+}
+
+}  // namespace
+
+int run_info(const std::string& root) {
+  namespace fs = std::filesystem;
+  const cpu::CpuInfo cpu = root.empty()
+                               ? cpu::detect()
+                               : cpu::detect(fs::path(root) / "sys", fs::path(root) / "proc", cpu::CounterCheck::Skip);
   std::string out;
   out += fmt::format("cpu:            {} family 0x{:X} model 0x{:X} stepping {} ({})\n", cpu.id.vendor_string,
                      cpu.id.family, cpu.id.model, cpu.id.stepping, cpu.id.brand);
+  out += core_kind_lines(cpu);
   out += fmt::format("online cpus:    {}\n", cpu.online_cpus);
   out += fmt::format("smt:            {}\n", cpu.smt_enabled ? "on" : "off");
   std::string pmus;
@@ -25,9 +58,13 @@ int run_info() {
                        cpu::format_index_list(core_type.cpus));
   }
   out += fmt::format("perf_event_paranoid: {}\n", cpu.perf_event_paranoid.empty() ? "?" : cpu.perf_event_paranoid);
-  out += fmt::format("general counters: {} reported, {}\n", cpu.reported_counters,
-                     cpu.working_counters ? fmt::format("{} really count", *cpu.working_counters)
-                                          : std::string("health check not possible"));
+  std::string check = "health check not possible";
+  if (cpu.working_counters) {
+    check = fmt::format("{} really count", *cpu.working_counters);
+  } else if (!root.empty()) {
+    check = "health check not run (" + root + " is not this machine's)";
+  }
+  out += fmt::format("general counters: {} reported, {}\n", cpu.reported_counters, check);
   try {
     for (const model::Model& model : model::with_companion(model::select_model(models_dir(), cpu.id), models_dir())) {
       out += fmt::format("model:          {} ({}){}\n", model.name, model.title,

@@ -183,6 +183,12 @@ int main(int argc, char** argv) {
   add_toggle_option(*compare_command, "--smt", compared.smt, "SMT where perf files were counted");
 
   auto* info_command = app.add_subcommand("info", "Show the CPU, its PMU and the model topdown would use");
+  std::string info_root;
+  info_command
+      ->add_option("--root", info_root,
+                   "Read ROOT/sys and ROOT/proc instead of /sys and /proc (a copy of another machine's); no "
+                   "counter health check then")
+      ->check(CLI::ExistingDirectory);
 
   std::string list_cpu;
   auto* list_command = app.add_subcommand("list", "Print a model's tree and Info metrics, or every model");
@@ -264,7 +270,7 @@ int main(int argc, char** argv) {
     if (*report_command) return run_report(profiled);
     if (*serve_command) return run_serve(served);
     if (*compare_command) return run_compare(compared);
-    if (*info_command) return run_info();
+    if (*info_command) return run_info(info_root);
     if (*list_command) {
       return list_models ? run_list_models(list_markdown ? ModelListFormat::Markdown : ModelListFormat::Text)
                          : run_list(list_cpu, list_metrics_file);

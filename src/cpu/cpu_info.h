@@ -89,8 +89,13 @@ const CoreKind& main_core_kind(const std::vector<CoreKind>& kinds);
 // Parses the ids from explicit values (tests, --cpu overrides, imports).
 std::string vendor_name(Vendor vendor);
 
+// Whether detect runs the counter health check (probe_working_counters): it
+// counts on this machine, which a copy of another machine's tree is not.
+enum class CounterCheck { Run, Skip };
+
 // Reads /sys and /proc below `root` (tests pass a fake tree).
-CpuInfo detect(const std::filesystem::path& sysfs_root = "/sys", const std::filesystem::path& procfs_root = "/proc");
+CpuInfo detect(const std::filesystem::path& sysfs_root = "/sys", const std::filesystem::path& procfs_root = "/proc",
+               CounterCheck check = CounterCheck::Run);
 
 // Opens `candidates` cycle counters in one group on the calling thread, runs a
 // short loop, and counts how many of them advanced. Returns nullopt when

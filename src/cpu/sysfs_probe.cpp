@@ -100,7 +100,7 @@ const PmuInfo* CpuInfo::arm_core_pmu_of(const CoreKind& kind) const {
   return found == pmus.end() ? nullptr : &*found;
 }
 
-CpuInfo detect(const fs::path& sysfs_root, const fs::path& procfs_root) {
+CpuInfo detect(const fs::path& sysfs_root, const fs::path& procfs_root, CounterCheck check) {
   CpuInfo info;
   info.core_kinds = read_core_kinds(sysfs_root);
   info.id = info.core_kinds.empty() ? read_cpuid() : main_core_kind(info.core_kinds).id;
@@ -117,7 +117,7 @@ CpuInfo detect(const fs::path& sysfs_root, const fs::path& procfs_root) {
   if (!arm) info.reported_counters = general_counters(info.id.vendor, read_counter_leaves());
   // A VM may report counters in cpuid while the kernel registered no core PMU;
   // only probe when there is one to open events on.
-  if (info.has_core_pmu()) {
+  if (check == CounterCheck::Run && info.has_core_pmu()) {
     info.working_counters = arm ? probe_arm_event_counters() : probe_working_counters(info.reported_counters);
   }
   return info;

@@ -1,9 +1,13 @@
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "common/error.h"
 #include "common/strings.h"
 #include "events/model_resolver.h"
+#include "events/raw_syntax.h"
 #include "import/import.h"
+#include "perf/open_failure.h"
 
 namespace topdown::import {
 namespace {
@@ -26,6 +30,31 @@ bool same_privilege(const events::Encoding& model_event, const events::Encoding&
 // for it; a kernel-only count (:k, :sup) does not.
 bool fits_the_runs_mode(const events::Encoding& model_event, const events::Encoding& file_event) {
   return !model_event.exclude_user && !model_event.exclude_kernel && !file_event.exclude_user;
+}
+
+// perf names an event of an Arm core PMU with the PMU on some kernels and on
+// big.LITTLE systems (armv8_pmuv3_0/stall_slot_frontend/,
+// armv8_pmuv3_0/r0008/, armv8_pmuv3_0/event=0x8/): the event alone, which the
+// model's CPU resolves on a machine without that PMU too. Arm's core PMUs
+// have one event field, config:0-15, so event=N is the raw event rN.
+std::string without_arm_core_pmu(const std::string& name) {
+  std::optional<events::PmuSpelling> spelling;
+  try {
+    spelling = events::split_pmu_spelling(name);
+  } catch (const Error&) {
+    return name;  // not a PMU spelling the resolver takes either
+  }
+  if (!spelling || spelling->terms.size() != 1 || !perf::is_arm_core_pmu(spelling->pmu, false)) return name;
+  const events::PmuTerm& term = spelling->terms.front();
+  std::string event;
+  if (!term.value) {
+    event = term.name;
+  } else if (term.name == "event") {
+    event = fmt::format("r{:x}", events::parse_number(*term.value, name));
+  } else {
+    return name;
+  }
+  return spelling->modifiers.empty() ? event : event + ":" + spelling->modifiers;
 }
 
 std::optional<events::Encoding> try_resolve(const events::Resolver& resolver, const std::string& name) {
@@ -77,14 +106,16 @@ void EventMatcher::learn(const std::vector<std::string>& file_events) {
   // The model's own names first, so that an alias with the same encoding
   // (cycles for ls_not_halted_cyc) does not take a count the file names.
   for (const std::string* name : fresh) {
-    const std::string lower = lowercase(*name);
+    const std::string lower = lowercase(without_arm_core_pmu(*name));
     for (auto& event : model_events_) {
       if (!event.claimed && event.lower_name == lower) claim(event, *name);
     }
   }
   std::vector<std::pair<const std::string*, events::Encoding>> resolved;
   for (const std::string* name : fresh) {
-    if (auto encoding = try_resolve(resolver_, *name)) resolved.emplace_back(name, std::move(*encoding));
+    if (auto encoding = try_resolve(resolver_, without_arm_core_pmu(*name))) {
+      resolved.emplace_back(name, std::move(*encoding));
+    }
   }
   auto match_encodings = [&](bool (*privilege_fits)(const events::Encoding&, const events::Encoding&)) {
     for (const auto& [name, encoding] : resolved) {

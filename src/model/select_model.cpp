@@ -120,7 +120,8 @@ const ModelHeader& header_for(const std::vector<ModelHeader>& headers, const cpu
   for (const ModelHeader* header : nearest) {
     closest += (closest.empty() ? "" : ", ") + header->name + " (" + header->title + ")";
   }
-  const std::string vendor = id.vendor == cpu::Vendor::Other ? id.vendor_string : cpu::vendor_name(id.vendor);
+  const bool named = id.vendor == cpu::Vendor::Other && !id.vendor_string.empty();
+  const std::string vendor = named ? id.vendor_string : cpu::vendor_name(id.vendor);
   throw Error("no model for this CPU (" + describe(id) + ")" +
               (nearest.empty()
                    ? ", nor for any " + vendor + " CPU"

@@ -12,8 +12,12 @@
 namespace topdown::profile {
 namespace {
 
-constexpr std::array<std::string_view, 5> kClockEvents = {"cpu_clk_unhalted.thread", "cpu_clk_unhalted.thread_p",
-                                                          "ls_not_halted_cyc", "cpu-clock", "task-clock"};
+constexpr std::array<std::string_view, 6> kClockEvents = {"cpu_clk_unhalted.thread",
+                                                          "cpu_clk_unhalted.thread_p",
+                                                          "ls_not_halted_cyc",
+                                                          "cpu_cycles",
+                                                          "cpu-clock",
+                                                          "task-clock"};
 
 constexpr const char* kUnknown = "[unknown]";
 

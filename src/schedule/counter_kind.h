@@ -3,13 +3,17 @@
 #include <string>
 
 #include "events/event.h"
+#include "perf/open_failure.h"
 #include "schedule/plan.h"
 
 namespace topdown::schedule {
 
-// Core PMUs ("cpu", "cpu_core", "cpu_atom") are the ones with a counter limit
-// and whose groups rotate when there are too many.
-inline bool is_core_pmu(const std::string& pmu) { return pmu.rfind("cpu", 0) == 0; }
+// Core PMUs ("cpu", "cpu_core", "cpu_atom", an Arm core's armv8_pmuv3_0 and
+// the like) are the ones with a counter limit and whose groups rotate when
+// there are too many.
+inline bool is_core_pmu(const std::string& pmu) {
+  return pmu.rfind("cpu", 0) == 0 || perf::is_arm_core_pmu(pmu, false);
+}
 
 inline bool uses_fixed_counter(const events::Encoding& event, const CounterBudget& budget) {
   return event.fixed_counter && *event.fixed_counter < budget.fixed;

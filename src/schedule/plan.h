@@ -20,8 +20,9 @@ struct CounterBudget {
 };
 
 // The counters a plan may use on this machine: the general counters the
-// health check found counting (else what the CPU reports), and the model's
-// fixed counters (Intel's three when it does not say).
+// health check found counting (else what the CPU reports; on Arm, which
+// reports none, six), and the model's fixed counters (Intel's three when it
+// does not say).
 CounterBudget host_budget(const cpu::CpuInfo& cpu, const model::Model& model);
 
 struct Selection {

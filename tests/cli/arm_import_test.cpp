@@ -42,9 +42,23 @@ double value(const nlohmann::json& report, const std::string& name) {
   return entry(report, name)["value"].get<double>();
 }
 
-TEST(ArmImport, NeoverseV2PerfFileWithLowerCaseNamesAndRawCodes) {
+// The same counts with each name qualified by the core PMU, as perf prints
+// them on some kernels and on big.LITTLE systems: a name, a raw code and
+// event=, Arm's event code.
+const char* kNeoverseV2PmuQualifiedPerf =
+    "1000000000,,armv8_pmuv3_0/cpu_cycles/,1000000000,100.00,,\n"
+    "2000000000,,armv8_pmuv3_0/r0008/,1000000000,100.00,,\n"
+    "10000000,,armv8_pmuv3_0/br_mis_pred/,1000000000,100.00,,\n"
+    "2400000000,,armv8_pmuv3_0/event=0x3a/,1000000000,100.00,,\n"
+    "3000000000,,armv8_pmuv3_0/op_spec/,1000000000,100.00,,\n"
+    "5200000000,,armv8_pmuv3_0/stall_slot/,1000000000,100.00,,\n"
+    "3600000000,,armv8_pmuv3_0/stall_slot_frontend/,1000000000,100.00,,\n"
+    "1600000000,,armv8_pmuv3_0/stall_slot_backend/,1000000000,100.00,,\n"
+    "4000000,,armv8_pmuv3_0/r0022/,1000000000,100.00,,\n";
+
+void expect_neoverse_v2_values(const std::string& perf_file) {
   TempTree tree;
-  const auto file = tree.write("v2.csv", kNeoverseV2Perf).string();
+  const auto file = tree.write("v2.csv", perf_file).string();
   const std::string out = tree.root().string() + "/out.json";
   auto r = run_command(kTopdown + " import --cpu neoverse-v2 --smt off --info --json -o " + out + " " + file);
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -65,6 +79,10 @@ TEST(ArmImport, NeoverseV2PerfFileWithLowerCaseNamesAndRawCodes) {
   EXPECT_NEAR(value(report, "Branch_MPKI"), 4e6 / 2e9 * 1000, 1e-12);
   EXPECT_TRUE(report["warnings"].empty()) << report["warnings"].dump();
 }
+
+TEST(ArmImport, NeoverseV2PerfFileWithLowerCaseNamesAndRawCodes) { expect_neoverse_v2_values(kNeoverseV2Perf); }
+
+TEST(ArmImport, NeoverseV2PerfFileWithPmuQualifiedNames) { expect_neoverse_v2_values(kNeoverseV2PmuQualifiedPerf); }
 
 TEST(ArmImport, TextNamesTheGroupsArmReadsNextUnderTheBottleneck) {
   TempTree tree;

@@ -9,6 +9,7 @@
 
 #include "../support/synthetic_samples.h"
 #include "../support/temp_tree.h"
+#include "function_reports.h"
 #include "import/import.h"
 #include "model/model.h"
 #include "run_command.h"
@@ -19,21 +20,6 @@ namespace {
 const std::string kTopdown = TOPDOWN_BIN;
 const std::filesystem::path kSource = TOPDOWN_SOURCE_DIR;
 const std::string kSampling = (kSource / "tests/data/software_sampling.model").string();
-
-// One JSON object per line: the whole program, the functions, the locate table.
-std::vector<nlohmann::json> json_lines(const std::string& text) {
-  std::vector<nlohmann::json> objects;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) objects.push_back(nlohmann::json::parse(line));
-  return objects;
-}
-
-const nlohmann::json& function_object(const std::vector<nlohmann::json>& objects, const std::string& name) {
-  for (const auto& object : objects) {
-    if (object.value("function", "") == name) return object;
-  }
-  throw std::runtime_error("no function " + name + " in the report");
-}
 
 std::vector<std::string> function_order(const std::vector<nlohmann::json>& objects) {
   std::vector<std::string> names;

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <optional>
 #include <string>
 
 #include "common/error.h"
@@ -89,6 +90,7 @@ TEST(GeneralCounters, IntelReadsLeafA) {
   EXPECT_EQ(general_counters(Vendor::Other, leaves), 0);
 }
 
+#if defined(__x86_64__) || defined(__i386__)
 // The host's cpuid must agree with what the kernel shows in /proc/cpuinfo.
 TEST(ReadCpuid, MatchesProcCpuinfo) {
   std::ifstream cpuinfo("/proc/cpuinfo");
@@ -110,6 +112,27 @@ TEST(ReadCpuid, MatchesProcCpuinfo) {
   EXPECT_NE(id.brand.back(), ' ');
   EXPECT_NE(id.brand.front(), ' ');
 }
+#else
+// On Arm the CPU is the MIDR of the CPUs numbered last, which the kernel shows
+// in /proc/cpuinfo too, the last CPU's block last.
+TEST(ReadCpuid, MatchesTheLastCpuOfProcCpuinfo) {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  if (!cpuinfo) GTEST_SKIP() << "/proc/cpuinfo is not readable here";
+  std::optional<unsigned long> implementer, part;
+  for (std::string line; std::getline(cpuinfo, line);) {
+    const auto value = line.substr(line.find(':') + 2);
+    if (line.rfind("CPU implementer", 0) == 0) implementer = std::stoul(value, nullptr, 16);
+    if (line.rfind("CPU part", 0) == 0) part = std::stoul(value, nullptr, 16);
+  }
+  if (!implementer || !part) {
+    GTEST_SKIP() << "/proc/cpuinfo names no Arm CPU (under qemu-user it is the host's)";
+  }
+  const CpuId id = read_cpuid();
+  EXPECT_EQ(id.vendor, Vendor::Arm);
+  EXPECT_EQ(id.family, *implementer);
+  EXPECT_EQ(id.model, *part);
+}
+#endif
 
 TEST(ParseIndexList, RangesAndSingles) {
   EXPECT_EQ(parse_index_list("0-3,6", "online"), (std::vector<int>{0, 1, 2, 3, 6}));

@@ -133,6 +133,12 @@ TEST_F(Profiling, TheClockIsUnhaltedCyclesBeforeSoftwareClocks) {
   EXPECT_EQ(clock_event(header), "page-faults") << "else the first group's leader";
 }
 
+TEST_F(Profiling, TheClockOfArmModelsIsCpuCycles) {
+  recording::Header header;
+  header.groups.push_back(group_of({"STALL_SLOT", "OP_SPEC", "CPU_CYCLES"}));
+  EXPECT_EQ(clock_event(header), "CPU_CYCLES") << "not the leader, STALL_SLOT";
+}
+
 // Faulting = page-faults * 1000 ns / cpu-clock, over its threshold above 20%.
 TEST_F(Profiling, OnlyFunctionsWithEnoughOfTheClockticksAreFlagged) {
   // Every function faults for 40% of its time; "under" takes 4.9%, "over" 5.1%.

@@ -22,5 +22,19 @@ TEST(HostBudget, IsWhatReallyCounts) {
   EXPECT_EQ(host_budget(cpu, model).fixed, 4);
 }
 
+// A Neoverse V2 whose health check found six event counters; one where it
+// could not run (a VM without a PMU) plans for six, not for none.
+TEST(HostBudget, ArmWithoutTheHealthCheckPlansForSix) {
+  cpu::CpuInfo cpu;
+  cpu.id.vendor = cpu::Vendor::Arm;
+  cpu.working_counters = 4;
+  model::Model model;
+  EXPECT_EQ(host_budget(cpu, model).general, 4);
+  EXPECT_EQ(host_budget(cpu, model).fixed, 0);
+  cpu.working_counters.reset();
+  EXPECT_EQ(cpu.reported_counters, 0);
+  EXPECT_EQ(host_budget(cpu, model).general, 6);
+}
+
 }  // namespace
 }  // namespace topdown::schedule
