@@ -120,9 +120,10 @@ TEST(ReadCpuid, MatchesTheLastCpuOfProcCpuinfo) {
   if (!cpuinfo) GTEST_SKIP() << "/proc/cpuinfo is not readable here";
   std::optional<unsigned long> implementer, part;
   for (std::string line; std::getline(cpuinfo, line);) {
-    const auto value = line.substr(line.find(':') + 2);
-    if (line.rfind("CPU implementer", 0) == 0) implementer = std::stoul(value, nullptr, 16);
-    if (line.rfind("CPU part", 0) == 0) part = std::stoul(value, nullptr, 16);
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    if (line.rfind("CPU implementer", 0) == 0) implementer = std::stoul(line.substr(colon + 1), nullptr, 16);
+    if (line.rfind("CPU part", 0) == 0) part = std::stoul(line.substr(colon + 1), nullptr, 16);
   }
   if (!implementer || !part) {
     GTEST_SKIP() << "/proc/cpuinfo names no Arm CPU (under qemu-user it is the host's)";
