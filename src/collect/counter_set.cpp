@@ -35,10 +35,10 @@ std::string where_text(const Placement& where) {
 // would count the socket again); a task has no uncore count.
 bool counts_here(const CounterGroup& group, const Placement& where) {
   const events::Encoding& leader = group.events.front();
-  if (leader.uncore && (where.cpu < 0 || !where.cgroup.empty())) return false;
-  if (leader.uncore && !leader.uncore_cpus.empty() &&
-      std::find(leader.uncore_cpus.begin(), leader.uncore_cpus.end(), where.cpu) == leader.uncore_cpus.end()) {
-    return false;
+  if (leader.uncore) {
+    if (where.cpu < 0 || !where.cgroup.empty()) return false;
+    const std::vector<int>& cpus = leader.uncore_cpus;
+    if (!cpus.empty() && std::find(cpus.begin(), cpus.end(), where.cpu) == cpus.end()) return false;
   }
   return where.cpu < 0 || group.cpus.empty() ||
          std::find(group.cpus.begin(), group.cpus.end(), where.cpu) != group.cpus.end();

@@ -33,12 +33,16 @@ const SysfsPmus::PmuFacts& SysfsPmus::facts(std::string_view pmu) const {
   return facts_.emplace(std::string(pmu), std::move(read)).first->second;
 }
 
+std::optional<uint32_t> SysfsPmus::read_type(std::string_view pmu) const {
+  const fs::path type_file = pmu_dir(pmu) / "type";
+  const auto text = cpu::read_first_line(type_file);
+  if (!text) return std::nullopt;
+  return static_cast<uint32_t>(parse_number(*text, type_file.string()));
+}
+
 SysfsPmus::PmuFacts SysfsPmus::single_facts(std::string_view pmu) const {
   PmuFacts read;
-  const fs::path type_file = pmu_dir(pmu) / "type";
-  if (const auto text = cpu::read_first_line(type_file)) {
-    read.type = static_cast<uint32_t>(parse_number(*text, type_file.string()));
-  }
+  read.type = read_type(pmu);
   const fs::path cpumask = pmu_dir(pmu) / "cpumask";
   read.uncore = pmu != core_pmu_ && fs::exists(cpumask);
   if (read.uncore) {
@@ -71,7 +75,7 @@ SysfsPmus::PmuFacts SysfsPmus::family_facts(std::string_view family) const {
   PmuFacts read = single_facts(boxes.front().second);
   read.format.set_pmu_name(std::string(family));
   for (const auto& box : boxes) {
-    if (const auto type = single_facts(box.second).type) read.box_types.push_back(*type);
+    if (const auto type = read_type(box.second)) read.box_types.push_back(*type);
   }
   return read;
 }

@@ -61,6 +61,7 @@ class SysfsPmus {
   // ...): the first box's facts, and every box's type.
   PmuFacts family_facts(std::string_view family) const;
   PmuFacts single_facts(std::string_view pmu) const;
+  std::optional<uint32_t> read_type(std::string_view pmu) const;  // nullopt: not registered
   PmuFormat absent_format(std::string_view pmu) const;
   const PmuFacts& facts(std::string_view pmu) const;
 
