@@ -9,7 +9,11 @@ set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
 # Debian's multiarch layout: arm64 libraries and CMake packages under
 # /usr/lib/aarch64-linux-gnu, headers shared in /usr/include.
 set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
-set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig)
+# TOPDOWN_CROSS_PKG_CONFIG_DIRS: arm64 packages unpacked outside the system
+# (scripts/ci-arm64.sh: libyaml-cpp-dev, which cannot be installed for two
+# architectures at once), searched first.
+set(CMAKE_TRY_COMPILE_PLATFORM_VARIABLES TOPDOWN_CROSS_PKG_CONFIG_DIRS)
+set(ENV{PKG_CONFIG_LIBDIR} "${TOPDOWN_CROSS_PKG_CONFIG_DIRS}:/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig")
 
 find_program(TOPDOWN_QEMU_AARCH64 NAMES qemu-aarch64-static qemu-aarch64 REQUIRED)
 # No -L /usr/aarch64-linux-gnu: the arm64 -dev packages bring Debian's arm64

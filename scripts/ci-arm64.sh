@@ -17,25 +17,29 @@ packages=(
 )
 # topdown serve (HTTP, TLS, --web-config, passwords) and its tests' client;
 # report --pprof (protoc runs on the build machine, the library is arm64's).
-packages+=(libmicrohttpd-dev:arm64 libgnutls28-dev:arm64 libyaml-cpp-dev:arm64 libcrypt-dev:arm64
+packages+=(libmicrohttpd-dev:arm64 libgnutls28-dev:arm64 libyaml-cpp0.7:arm64 libcrypt-dev:arm64
   libcurl4-gnutls-dev:arm64 protobuf-compiler libprotobuf-dev:arm64 zlib1g-dev:arm64)
+scripts/apt-install-missing.sh "${packages[@]}"
 
-sudo_cmd=()
-[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  dpkg --print-foreign-architectures | grep -qx arm64 || "${sudo_cmd[@]}" dpkg --add-architecture arm64
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# libyaml-cpp-dev is not Multi-Arch: installing its arm64 package would
+# remove the machine's own, which the native build needs. So the arm64 one is
+# unpacked into the build directory, its pkg-config file pointed there.
+yaml_root=$(realpath -m "$build")/libyaml-cpp-dev-arm64
+yaml_pc=$yaml_root/usr/lib/aarch64-linux-gnu/pkgconfig/yaml-cpp.pc
+if [ ! -f "$yaml_pc" ]; then
+  download=$(mktemp -d)
+  chmod 755 "$download" # apt downloads as its own user
+  mkdir -p "$yaml_root"
+  (cd "$download" && apt-get download -qq libyaml-cpp-dev:arm64 libyaml-cpp0.7:arm64)
+  for deb in "$download"/*.deb; do dpkg-deb -x "$deb" "$yaml_root"; done
+  rm -r "$download"
+  sed -i "s|^prefix=.*|prefix=$yaml_root/usr|" "$yaml_pc"
 fi
-
 export CCACHE_DIR=${CCACHE_DIR:-/work/.ccache} CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache); fi
 cmake -S . -B "$build" -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DTOPDOWN_WERROR=ON \
+  -DTOPDOWN_CROSS_PKG_CONFIG_DIRS="${yaml_pc%/*}" \
   -DTOPDOWN_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=None -DCMAKE_C_FLAGS=-O1 -DCMAKE_CXX_FLAGS=-O1 "${launcher[@]}" >/dev/null
 cmake --build "$build" -j2
 
