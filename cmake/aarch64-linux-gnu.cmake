@@ -9,9 +9,9 @@ set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
 # Debian's multiarch layout: arm64 libraries and CMake packages under
 # /usr/lib/aarch64-linux-gnu, headers shared in /usr/include.
 set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
-# TOPDOWN_CROSS_PKG_CONFIG_DIRS: arm64 packages unpacked outside the system
-# (scripts/ci-arm64.sh: libyaml-cpp-dev, which cannot be installed for two
-# architectures at once), searched first.
+# TOPDOWN_CROSS_PKG_CONFIG_DIRS: pkg-config files of arm64 libraries whose
+# -dev package cannot be installed beside the machine's own (scripts/ci-arm64.sh
+# writes yaml-cpp's), searched first.
 set(CMAKE_TRY_COMPILE_PLATFORM_VARIABLES TOPDOWN_CROSS_PKG_CONFIG_DIRS)
 set(ENV{PKG_CONFIG_LIBDIR} "${TOPDOWN_CROSS_PKG_CONFIG_DIRS}:/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig")
 

@@ -12,7 +12,7 @@ build=${BUILD_DIR:-build-arm64}
 
 packages=(
   g++-aarch64-linux-gnu qemu-user-static cmake make pkg-config python3
-  nlohmann-json3-dev libcli11-dev
+  nlohmann-json3-dev libcli11-dev libyaml-cpp-dev
   libpfm4-dev:arm64 libdw-dev:arm64 libelf-dev:arm64 libfmt-dev:arm64 libgtest-dev:arm64 libgmock-dev:arm64
 )
 # topdown serve (HTTP, TLS, --web-config, passwords) and its tests' client;
@@ -22,24 +22,25 @@ packages+=(libmicrohttpd-dev:arm64 libgnutls28-dev:arm64 libyaml-cpp0.7:arm64 li
 scripts/apt-install-missing.sh "${packages[@]}"
 
 # libyaml-cpp-dev is not Multi-Arch: installing its arm64 package would
-# remove the machine's own, which the native build needs. So the arm64 one is
-# unpacked into the build directory, its pkg-config file pointed there.
-yaml_root=$(realpath -m "$build")/libyaml-cpp-dev-arm64
-yaml_pc=$yaml_root/usr/lib/aarch64-linux-gnu/pkgconfig/yaml-cpp.pc
-if [ ! -f "$yaml_pc" ]; then
-  download=$(mktemp -d)
-  chmod 755 "$download" # apt downloads as its own user
-  mkdir -p "$yaml_root"
-  (cd "$download" && apt-get download -qq libyaml-cpp-dev:arm64 libyaml-cpp0.7:arm64)
-  for deb in "$download"/*.deb; do dpkg-deb -x "$deb" "$yaml_root"; done
-  rm -r "$download"
-  sed -i "s|^prefix=.*|prefix=$yaml_root/usr|" "$yaml_pc"
-fi
+# remove the machine's own, which the native build needs. Its headers are the
+# same for every architecture, so the arm64 build takes the machine's headers
+# and links the arm64 library (libyaml-cpp0.7:arm64) through a pkg-config file
+# of its own, which names it by its file name (CMake then finds it where the
+# arm64 libraries are, so that no build directory lands in the run path).
+yaml_pc_dir=$(realpath -m "$build")/pkgconfig-arm64
+mkdir -p "$yaml_pc_dir"
+cat >"$yaml_pc_dir/yaml-cpp.pc" <<PC
+Name: yaml-cpp
+Description: yaml-cpp for arm64 (scripts/ci-arm64.sh)
+Version: $(dpkg-query -W -f='${Version}' libyaml-cpp0.7:arm64 | sed 's/+.*//')
+Libs: -llibyaml-cpp.so.0.7
+PC
+
 export CCACHE_DIR=${CCACHE_DIR:-/work/.ccache} CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache); fi
 cmake -S . -B "$build" -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DTOPDOWN_WERROR=ON \
-  -DTOPDOWN_CROSS_PKG_CONFIG_DIRS="${yaml_pc%/*}" \
+  -DTOPDOWN_CROSS_PKG_CONFIG_DIRS="$yaml_pc_dir" \
   -DTOPDOWN_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=None -DCMAKE_C_FLAGS=-O1 -DCMAKE_CXX_FLAGS=-O1 "${launcher[@]}" >/dev/null
 cmake --build "$build" -j2
 

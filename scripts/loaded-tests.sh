@@ -11,6 +11,7 @@ rounds=${2:-20}
 suites='CgroupStat|LiveCli|LiveCliPerUnit|CompareCli|RepeatCli|RecordCli|ProfileLive|ServeCli|Collect[A-Za-z]*'
 suites="$suites|RunWorkload[A-Za-z]*|Demo[A-Za-z]*|LiveCounting|RegionThreads|RingBuffer|Sampling[A-Za-z]*"
 suites="$suites|PerfEventLive|PerfGroupLive|RegionSoftwareModel|MultiplexLive|PercoreEvents|CommandWords"
+suites="$suites|CallStacksLive|PprofCli|ServeTls|HtmlStat"
 regex=${3:-"^($suites)\\."}
 command -v stress-ng >/dev/null || { echo "loaded-tests: needs stress-ng (apt-get install stress-ng)" >&2; exit 2; }
 
