@@ -13,9 +13,14 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include <linux/perf_event.h>
+
+#include <cstring>
+
 #include "../support/synthetic_samples.h"
 #include "../support/temp_tree.h"
 #include "function_reports.h"
+#include "recording/data_format.h"
 #include "run_command.h"
 
 namespace topdown::testing {
@@ -189,6 +194,114 @@ TEST_F(HybridReport, TheECoreModelAloneReportsTheECores) {
   EXPECT_NEAR(*value_of(function_object(objects, "spin"), "Retiring"), kSpinRetiring, 1e-9);
   const std::string warnings = objects[0]["warnings"].dump();
   EXPECT_NE(warnings.find("the samples of cpu_core are left out"), std::string::npos) << warnings;
+}
+
+// A data file of record on an Alder Lake: one P-core and one E-core group,
+// each opened on one CPU, two samples of each; `totals` are each event's
+// running totals at the second sample.
+constexpr uint64_t kSampleType =
+    PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_READ;
+constexpr uint64_t kReadFormat =
+    PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+const std::vector<std::string> kPEvents = {"CPU_CLK_UNHALTED.THREAD",      "TOPDOWN.SLOTS",
+                                           "PERF_METRICS.RETIRING",        "PERF_METRICS.BAD_SPECULATION",
+                                           "PERF_METRICS.FRONTEND_BOUND",  "PERF_METRICS.BACKEND_BOUND",
+                                           "INT_MISC.UOP_DROPPING"};
+const std::vector<uint64_t> kPTotals = {4000, 24000, 9000, 3000, 5000, 7000, 0};
+const std::vector<std::string> kEEvents = {"CPU_CLK_UNHALTED.CORE", "TOPDOWN_FE_BOUND.ALL", "TOPDOWN_BE_BOUND.ALL",
+                                           "TOPDOWN_RETIRING.ALL"};
+const std::vector<uint64_t> kETotals = {1000, 1500, 2000, 1000};
+
+template <typename T>
+void append(std::string& bytes, const T& value) {
+  bytes.append(reinterpret_cast<const char*>(&value), sizeof value);
+}
+
+// A sample of the group whose events have `ids`, reading `values`.
+std::string sample_record(const std::vector<uint64_t>& ids, const std::vector<uint64_t>& values, uint64_t time,
+                          uint32_t cpu) {
+  std::string record;
+  append(record, perf_event_header{PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 0});
+  append(record, ids[0]);
+  append(record, uint64_t{0x401000});
+  append(record, uint32_t{100});
+  append(record, uint32_t{100});
+  append(record, time);
+  append(record, cpu);
+  append(record, uint32_t{0});
+  for (const uint64_t word : {uint64_t{ids.size()}, uint64_t{1000}, uint64_t{1000}}) append(record, word);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    append(record, values[i]);
+    append(record, ids[i]);
+  }
+  const auto size = static_cast<uint16_t>(record.size());
+  std::memcpy(record.data() + offsetof(perf_event_header, size), &size, sizeof size);
+  return record;
+}
+
+std::vector<uint64_t> scaled(const std::vector<uint64_t>& values, uint64_t numerator, uint64_t denominator) {
+  std::vector<uint64_t> out;
+  for (const uint64_t value : values) out.push_back(value * numerator / denominator);
+  return out;
+}
+
+std::string hybrid_data_file() {
+  recording::FileHeader file;
+  recording::Header& header = file.header;
+  header.model = "adl";
+  header.cpu = "12th Gen Intel(R) Core(TM) i7-12700";
+  header.command = "./app";
+  header.cpus_online = 16;
+  header.core_types = {{"P-core", "cpu_core", "adl"}, {"E-core", "cpu_atom", "adl_ecore"}};
+  recording::SampledGroup p_group;
+  p_group.events = kPEvents;
+  p_group.frequency = 1000;
+  p_group.pmu = "cpu_core";
+  recording::SampledGroup e_group;
+  e_group.events = kEEvents;
+  e_group.frequency = 1000;
+  e_group.pmu = "cpu_atom";
+  header.groups = {p_group, e_group};
+  file.sample_type = kSampleType;
+  file.read_format = kReadFormat;
+  const std::vector<uint64_t> p_ids = {1, 2, 3, 4, 5, 6, 7};
+  const std::vector<uint64_t> e_ids = {11, 12, 13, 14};
+  file.streams = {{0, p_ids, false}, {1, e_ids, false}};
+  std::string bytes = recording::encode_file_start(file);
+  bytes += sample_record(p_ids, scaled(kPTotals, 1, 4), 10, 0);
+  bytes += sample_record(e_ids, scaled(kETotals, 1, 2), 11, 8);
+  bytes += sample_record(p_ids, kPTotals, 12, 0);
+  bytes += sample_record(e_ids, kETotals, 13, 8);
+  bytes += recording::encode_run_end(0, {{1000, 1000}, {1000, 1000}});
+  return bytes;
+}
+
+TEST_F(HybridReport, ADataFileOfRecordIsProfiledPerCoreTypeWithTheModelsItNames) {
+  const std::filesystem::path data = tree_.write("hybrid.data", hybrid_data_file());
+  const CommandResult r = run_command(kTopdown + " report --json -v " + data.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<nlohmann::json> objects = json_lines(r.err);
+  ASSERT_GE(objects.size(), 4u) << r.err;
+  const nlohmann::json& p_cores = objects.front();
+  EXPECT_EQ(p_cores["core_type"], "P-core");
+  EXPECT_EQ(p_cores["model"]["name"], "adl");
+  EXPECT_EQ(p_cores["samples"], 2);
+  const double p_cycles = static_cast<double>(kPTotals[0]), e_cycles = static_cast<double>(kETotals[0]);
+  EXPECT_DOUBLE_EQ(p_cores["core_share"].get<double>(), p_cycles / (p_cycles + e_cycles));
+  const double fields = static_cast<double>(kPTotals[2] + kPTotals[3] + kPTotals[4] + kPTotals[5]);
+  EXPECT_NEAR(*value_of(p_cores, "Retiring"), static_cast<double>(kPTotals[2]) / fields, 1e-9);
+  EXPECT_NEAR(*value_of(p_cores, "Backend_Bound"), static_cast<double>(kPTotals[5]) / fields, 1e-9);
+
+  const auto e_cores = std::find_if(objects.begin(), objects.end(), [](const nlohmann::json& object) {
+    return object.value("core_type", "") == "E-core" && object.value("function", "") == "[whole program]";
+  });
+  ASSERT_NE(e_cores, objects.end()) << r.err;
+  EXPECT_EQ((*e_cores)["model"]["name"], "adl_ecore");
+  EXPECT_EQ((*e_cores)["samples"], 2);
+  EXPECT_DOUBLE_EQ((*e_cores)["core_share"].get<double>(), e_cycles / (p_cycles + e_cycles));
+  const double e_slots = 5 * e_cycles;
+  EXPECT_NEAR(*value_of(*e_cores, "Frontend_Bound"), static_cast<double>(kETotals[1]) / e_slots, 1e-9);
+  EXPECT_NEAR(*value_of(*e_cores, "Retiring"), static_cast<double>(kETotals[3]) / e_slots, 1e-9);
 }
 
 }  // namespace
