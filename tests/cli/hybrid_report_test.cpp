@@ -148,7 +148,8 @@ TEST_F(HybridReport, TextHasAHeadingPerCoreTypeAndCsvLeadsWithTheCoreType) {
   ASSERT_NE(e_cores, std::string::npos) << text.err;
   EXPECT_LT(text.err.find("=== crunch [/usr/bin/app]"), e_cores);
   EXPECT_GT(text.err.find("=== spin [/usr/bin/app]"), e_cores);
-  EXPECT_EQ(text.err.find("P-core", 1), std::string::npos) << "one heading per core type";
+  EXPECT_EQ(text.err.find("=== P-core", 1), std::string::npos) << "one heading per core type";
+  EXPECT_EQ(text.err.find("=== E-core", e_cores + 3), std::string::npos) << "one heading per core type";
 
   const CommandResult csv = report("--cpu adl --csv");
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
