@@ -204,9 +204,9 @@ constexpr uint64_t kSampleType =
     PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_READ;
 constexpr uint64_t kReadFormat =
     PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-const std::vector<std::string> kPEvents = {"CPU_CLK_UNHALTED.THREAD",      "TOPDOWN.SLOTS",
-                                           "PERF_METRICS.RETIRING",        "PERF_METRICS.BAD_SPECULATION",
-                                           "PERF_METRICS.FRONTEND_BOUND",  "PERF_METRICS.BACKEND_BOUND",
+const std::vector<std::string> kPEvents = {"CPU_CLK_UNHALTED.THREAD",     "TOPDOWN.SLOTS",
+                                           "PERF_METRICS.RETIRING",       "PERF_METRICS.BAD_SPECULATION",
+                                           "PERF_METRICS.FRONTEND_BOUND", "PERF_METRICS.BACKEND_BOUND",
                                            "INT_MISC.UOP_DROPPING"};
 const std::vector<uint64_t> kPTotals = {4000, 24000, 9000, 3000, 5000, 7000, 0};
 const std::vector<std::string> kEEvents = {"CPU_CLK_UNHALTED.CORE", "TOPDOWN_FE_BOUND.ALL", "TOPDOWN_BE_BOUND.ALL",
