@@ -73,7 +73,8 @@ std::string perf_stat_commands(const schedule::Plan& plan, const std::vector<std
 }
 
 std::string perf_record_command(const schedule::Plan& plan, const std::vector<std::string>& command,
-                                const perf::SampleRate& rate, const perf::CallStacks& call_stacks) {
+                                const perf::SampleRate& rate, const perf::CallStacks& call_stacks,
+                                const std::string& file) {
   std::string rate_option =
       rate.frequency != 0 ? "-F " + std::to_string(rate.frequency) : "-c " + std::to_string(rate.period);
   if (call_stacks.mode == perf::CallGraph::FramePointers) rate_option += " -g";
@@ -89,9 +90,10 @@ std::string perf_record_command(const schedule::Plan& plan, const std::vector<st
   }
   std::string text =
       "# sample with perf (leader sampling: each sample reads its whole group), then\n"
-      "# perf script of perf.data can be analysed with topdown report (see README)\n";
+      "# perf script of " +
+      file + " can be analysed with topdown report (see README)\n";
   if (plan.multiplexed()) text += "# the groups rotate on the counters, as they do in topdown record\n";
-  text += "perf record " + rate_option + events + " -o perf.data" +
+  text += "perf record " + rate_option + events + " -o " + file +
           (command.empty() ? " -- CMD" : " --" + command_line(command)) + "\n";
   return text;
 }

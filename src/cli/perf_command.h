@@ -25,9 +25,10 @@ namespace topdown::cli {
 
 // The `perf record` line that samples the plan's core groups as `topdown
 // record` does: one `-e '{...}:S'` per group (leader sampling), at `rate`,
-// with `call_stacks`, running `command`. Uncore groups cannot sample a task
-// and are left out.
+// with `call_stacks`, running `command`, into `file`. Uncore groups cannot
+// sample a task and are left out.
 std::string perf_record_command(const schedule::Plan& plan, const std::vector<std::string>& command,
-                                const perf::SampleRate& rate, const perf::CallStacks& call_stacks);
+                                const perf::SampleRate& rate, const perf::CallStacks& call_stacks,
+                                const std::string& file = "perf.data");
 
 }  // namespace topdown::cli

@@ -9,10 +9,12 @@
 #include "cli/output.h"
 #include "cli/perf_command.h"
 #include "cli/record_command.h"
+#include "cli/stat_run.h"
 #include "recording/recording.h"
 #include "report/report.h"
 #include "sampling/sampling.h"
 #include "schedule/plan.h"
+#include "settings/hybrid.h"
 #include "settings/record.h"
 #include "settings/stat.h"
 
@@ -44,6 +46,24 @@ recording::Header record_header(const settings::RecordOptions& options, const cp
   header.smt_enabled = vars.smt_enabled;
   header.cpus_online = cpu.online_cpus > 0 ? cpu.online_cpus : 1;
   return header;
+}
+
+// --print-perf: the perf record line of each core type's tree, into its
+// own file on a hybrid CPU (perf script names an event that was given a
+// name without its PMU, so one file could not tell the types apart).
+std::string print_record_commands(const std::vector<CoreTypePlan>& types, const std::vector<std::string>& command,
+                                  const perf::SampleRate& rate, const perf::CallStacks& call_stacks) {
+  if (types.size() == 1) return perf_record_command(types.front().plan, command, rate, call_stacks);
+  std::string out =
+      "# a hybrid CPU: each core type's tree samples on its own PMU, into its own file, reported with\n"
+      "# its own model (perf script names an event given a name without its PMU)\n";
+  for (const CoreTypePlan& type : types) {
+    const model::Model& model = type.model;
+    out += "# " + model.core_type + " (" + model.pmu + "), then: topdown report --cpu " + model.name +
+           " with its perf script\n";
+    out += perf_record_command(type.plan, command, rate, call_stacks, "perf-" + model.pmu + ".data");
+  }
+  return out;
 }
 
 }  // namespace
@@ -90,13 +110,11 @@ CLI::App* add_record_command(CLI::App& app, settings::RecordOptions& options) {
 int run_record(const RecordOptions& options) {
   const StatOptions& live = options.live;
   Context context = make_context(live.cpu, "", live.model_file);
-  const settings::StatPlanning planning = settings::plan_stat(live, context.cpu, context.model);
-  const schedule::Plan plan =
-      schedule::make_plan(context.model, planning.vars, planning.selection, context.resolver, planning.budget);
+  const std::vector<CoreTypePlan> types = core_type_plans(live, context);
   const perf::SampleRate rate = settings::sample_rate(options);
   const perf::CallStacks call_stacks = settings::call_stacks(options);
   if (live.print_perf) {
-    emit("", perf_record_command(plan, live.command, rate, call_stacks));
+    emit("", print_record_commands(types, live.command, rate, call_stacks));
     return 0;
   }
   settings::check_recordable(options, context.cpu, context.model);
@@ -113,11 +131,26 @@ int run_record(const RecordOptions& options) {
       live.include_kernel || ::geteuid() == 0 || (!paranoid.empty() && std::atoi(paranoid.c_str()) <= 1);
   sampling_options.run_as =
       collect::choose_identity(::geteuid(), collect::sudo_variables_from_environment(), {live.user, live.keep_root});
-  const recording::Header header = record_header(
-      options, context.cpu, live.model_file.empty() ? context.model.name : live.model_file, planning.vars);
+  const std::string model_name = live.model_file.empty() ? context.model.name : live.model_file;
+  recording::Header header = record_header(options, context.cpu, model_name, types.front().vars);
+  std::vector<collect::CounterGroup> groups;
+  if (settings::plans_by_core_type(context.cpu, context.model)) {
+    // A hybrid CPU: each core type's groups on its own PMU and CPUs.
+    for (const CoreTypePlan& type : types) {
+      const settings::CoreTypePlacement placement = settings::core_type_placement(context.cpu, type.model, target);
+      if (placement.cpus.empty()) continue;  // -C named no CPU of this type
+      header.core_types.push_back(
+          {type.model.core_type, type.model.pmu, header.core_types.empty() ? model_name : type.model.name});
+      for (collect::CounterGroup& group :
+           settings::sampled_core_type_groups(settings::sampled_groups(type.plan, target), placement)) {
+        groups.push_back(std::move(group));
+      }
+    }
+  } else {
+    groups = settings::sampled_groups(types.front().plan, target);
+  }
 
-  const sampling::Result result =
-      sampling::record(target, settings::sampled_groups(plan, target), header, options.output, sampling_options);
+  const sampling::Result result = sampling::record(target, groups, header, options.output, sampling_options);
   // The lost count is part of every summary: a profile with holes must say so.
   std::fprintf(stderr, "topdown: wrote %s (%llu bytes, %.2f s); %llu records lost\n", options.output.c_str(),
                static_cast<unsigned long long>(result.bytes), result.elapsed_s,

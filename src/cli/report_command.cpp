@@ -1,15 +1,16 @@
 // topdown report FILE: the per-function profile of a sampled run.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <optional>
-
-#include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/html_output.h"
 #include "cli/output.h"
+#include "cli/profile_locate.h"
 #include "cli/render.h"
 #include "common/error.h"
 #include "common/printable.h"
@@ -22,6 +23,7 @@
 #include "profile/flame_graph.h"
 #include "profile/name_samples.h"
 #include "profile/profile.h"
+#include "recording/core_types.h"
 #include "recording/data_file.h"
 #include "recording/perf_script.h"
 #include "report/csv.h"
@@ -99,100 +101,31 @@ report::Report function_report(const profile::FunctionResult& result, const prof
   return {printable(scope), result.evaluation, function.counts, std::move(run)};
 }
 
-std::string source_of(const recording::NamedSymbol& symbol) {
-  return symbol.line > 0 ? fmt::format("{}:{}", symbol.file, symbol.line) : "";
-}
-
-std::string locate_text(const std::optional<profile::Locate>& locate, const recording::Recording& recording) {
-  if (!locate) return "\nNo bottleneck in the whole program: nothing to locate.\n";
-  std::string out =
-      fmt::format("\nWhere {}'s events land ({}: {}):\n", locate->node,
-                  locate->sample_events ? "its sample events" : "its own events, no sample event recorded",
-                  join(locate->events, ", "));
-  if (locate->rows.empty()) return out + "  none of these events was counted in any sample\n";
-  size_t function_width = 8;
-  size_t source_width = 6;
-  for (const auto& row : locate->rows) {
-    const auto& symbol = recording.symbols[row.symbol];
-    function_width = std::max(function_width, printable(symbol.function).size());
-    source_width = std::max(source_width, source_of(symbol).size());
-  }
-  out += fmt::format("  {:>6}  {:>8}  {:<{}}  {:<{}}  {}\n", "Share", "Samples", "Function", function_width, "Source",
-                     source_width, "Module");
-  for (const auto& row : locate->rows) {
-    const auto& symbol = recording.symbols[row.symbol];
-    std::string line =
-        fmt::format("  {:>5.1f}%  {:>8}  {:<{}}  {:<{}}  {}", row.share * 100, row.samples, printable(symbol.function),
-                    function_width, printable(source_of(symbol)), source_width, printable(symbol.module));
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-  }
-  return out;
-}
-
-// Rows of kind "location" under csv_sampled_header() (README.md).
-std::string locate_csv(const std::optional<profile::Locate>& locate, const recording::Recording& recording) {
-  std::string out;
-  if (!locate) return out;
-  for (const auto& row : locate->rows) {
-    const auto& symbol = recording.symbols[row.symbol];
-    report::CsvRow fields = {symbol.function,
-                             symbol.module,
-                             fmt::format("{}", row.share),
-                             std::to_string(row.samples),
-                             "location",
-                             source_of(symbol),
-                             "",
-                             locate->node,
-                             "",
-                             fmt::format("{}", row.weight),
-                             join(locate->events, " "),
-                             "",
-                             "",
-                             "",
-                             locate->sample_events ? "sample_events" : "node_events",
-                             "",
-                             "",
-                             "",
-                             ""};
-    out += report::csv_line(fields);
-  }
-  return out;
-}
-
-std::string locate_json(const std::optional<profile::Locate>& locate, const recording::Recording& recording) {
-  nlohmann::json object = {{"format", "topdown-1"}, {"locate", nullptr}};
-  if (locate) {
-    nlohmann::json rows = nlohmann::json::array();
-    for (const auto& row : locate->rows) {
-      const auto& symbol = recording.symbols[row.symbol];
-      rows.push_back({{"function", symbol.function},
-                      {"module", symbol.module},
-                      {"file", symbol.line > 0 ? nlohmann::json(symbol.file) : nlohmann::json()},
-                      {"line", symbol.line > 0 ? nlohmann::json(symbol.line) : nlohmann::json()},
-                      {"share", row.share},
-                      {"weight", row.weight},
-                      {"samples", row.samples}});
-    }
-    object["locate"] = {
-        {"node", locate->node}, {"events", locate->events}, {"sample_events", locate->sample_events}, {"rows", rows}};
-  }
-  return object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
-
 // The model of a data file: the one it was recorded with (a model name, or
 // the file given to record --model), unless --cpu or --model says otherwise.
-model::Model recorded_model(const ProfileOptions& options, const recording::Header& header) {
-  if (!options.cpu.empty() || !options.model_file.empty() || header.model.empty()) {
+model::Model recorded_model(const ProfileOptions& options, const std::string& recorded) {
+  if (!options.cpu.empty() || !options.model_file.empty() || recorded.empty()) {
     return choose_model(cpu::read_cpuid(), options.cpu, "", options.model_file);
   }
-  const bool is_path = header.model.find('/') != std::string::npos || header.model.ends_with(".model");
-  if (is_path && !std::filesystem::exists(header.model)) {
+  const bool is_path = recorded.find('/') != std::string::npos || recorded.ends_with(".model");
+  if (is_path && !std::filesystem::exists(recorded)) {
     throw Error(fmt::format("{} was recorded with the model {}, which is gone: give it again with --model FILE",
-                            options.file, header.model));
+                            options.file, recorded));
   }
-  return is_path ? choose_model(cpu::read_cpuid(), "", "", header.model)
-                 : choose_model(cpu::read_cpuid(), header.model, "", "");
+  return is_path ? choose_model(cpu::read_cpuid(), "", "", recorded)
+                 : choose_model(cpu::read_cpuid(), recorded, "", "");
+}
+
+// The models of a data file: each core type's of a hybrid CPU's recording
+// (unless --cpu or --model says otherwise: then that model's core types),
+// else the one it was recorded with.
+std::vector<model::Model> recorded_models(const ProfileOptions& options, const recording::Header& header) {
+  if (header.core_types.empty() || !options.cpu.empty() || !options.model_file.empty()) {
+    return core_type_models(recorded_model(options, header.model), "");
+  }
+  std::vector<model::Model> models;
+  for (const recording::CoreType& type : header.core_types) models.push_back(recorded_model(options, type.model));
+  return models;
 }
 
 // Names the samples of topdown's own data file through the processes'
@@ -228,89 +161,202 @@ std::vector<std::pair<std::string, std::vector<profile::FunctionResult>>> call_s
   return trees;
 }
 
+// The profile of one core type's samples with its model (or of the whole
+// recording of a CPU with one kind of core), and its reports.
+struct CoreTypeProfile {
+  recording::CoreType type;  // empty for a CPU with one kind of core
+  recording::Recording recording;
+  model::Model model;
+  settings::ImportDecision decision;
+  std::optional<model::Dependencies> dependencies;
+  std::optional<eval::Evaluator> evaluator;
+  profile::Options profile_options;
+  profile::Profile profile;
+  std::vector<report::Report> reports;
+};
+
+// `notes`: warnings of the file for the whole program's report.
+std::unique_ptr<CoreTypeProfile> profile_core_type(recording::CoreTypeRecording part, model::Model model,
+                                                   const ProfileOptions& options, bool header_known,
+                                                   const std::vector<std::string>& notes) {
+  auto typed = std::make_unique<CoreTypeProfile>();
+  CoreTypeProfile& p = *typed;
+  p.type = std::move(part.type);
+  p.recording = std::move(part.recording);
+  p.model = std::move(model);
+  const events::Resolver resolver(events::offline_resolver_config(p.model));
+  profile::Attribution attribution = profile::attribute(p.recording);
+  p.decision = settings::decide_import(decision_options(options), p.model, resolver,
+                                       file_facts(p.recording, header_known), attribution.whole.counts);
+  p.dependencies.emplace(p.decision.folded, p.decision.identities, p.decision.fallbacks);
+  eval::Options eval_options;
+  eval_options.vars = p.decision.vars;
+  eval_options.identities = p.decision.identities;
+  eval_options.fallbacks = p.decision.fallbacks;
+  eval_options.node_groups = profile::node_groups(p.recording.header, *p.dependencies, p.decision.nodes);
+  p.evaluator.emplace(p.decision.folded, p.decision.nodes, eval_options);
+
+  p.profile_options.min_share = options.min_share_percent / 100;
+  p.profile_options.sort_node = options.sort_node;
+  p.profile = profile::analyse(p.recording, std::move(attribution), *p.evaluator, *p.dependencies, p.profile_options);
+  std::vector<std::string> warnings = p.decision.warnings;
+  for (auto& warning : recording_warnings(p.recording, options.file)) warnings.push_back(std::move(warning));
+  warnings.insert(warnings.end(), notes.begin(), notes.end());
+  auto& whole_warnings = p.profile.whole.evaluation.warnings;
+  whole_warnings.insert(whole_warnings.end(), warnings.begin(), warnings.end());
+
+  p.reports.push_back(function_report(p.profile.whole, p.profile, p.recording, p.model, options));
+  for (const auto& function : p.profile.functions) {
+    if (function.hot || options.report.verbose) {
+      p.reports.push_back(function_report(function, p.profile, p.recording, p.model, options));
+    }
+  }
+  for (const auto& [tree, functions] :
+       call_stack_trees(p.recording, options, *p.evaluator, *p.dependencies, p.profile_options)) {
+    for (const auto& function : functions) {
+      if (function.hot || options.report.verbose || tree == "callers") {
+        p.reports.push_back(function_report(function, p.profile, p.recording, p.model, options, tree));
+      }
+    }
+  }
+  for (report::Report& report : p.reports) report.core_type = p.type.core_type;
+  return typed;
+}
+
+// Each core type's share of the cycles: its whole program's deltas of its
+// model's clock event (unhalted cycles) over every type's. Not of the
+// samples: each type samples at its own rate per group (-F) or per its own
+// leader's events (-c) and has its own number of groups, so sample counts
+// do not compare across types. Unknown unless every type sampled its clock.
+void set_core_shares(std::vector<std::unique_ptr<CoreTypeProfile>>& types) {
+  double total = 0;
+  for (const auto& type : types) {
+    if (lowercase(type->profile.clock_event) != lowercase(type->model.clock)) return;
+    total += type->profile.whole.function.clock;
+  }
+  if (total <= 0) return;
+  for (auto& type : types) {
+    for (report::Report& report : type->reports) report.core_share = type->profile.whole.function.clock / total;
+  }
+}
+
+// --pprof FILE of a hybrid CPU's recording: one profile per core type (each
+// tree has its own nodes), FILE's name with the type's PMU before its
+// extensions (app.pb.gz: app-cpu_core.pb.gz).
+std::string core_type_path(const std::string& path, const std::string& pmu) {
+  const size_t name = path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1;
+  const size_t dot = path.find('.', name + 1);
+  if (dot == std::string::npos) return path + "-" + pmu;
+  return path.substr(0, dot) + "-" + pmu + path.substr(dot);
+}
+
+// Each core type's models' parts of the recording; a part whose PMU none of
+// `models` counts on (--cpu of one core type) is left out, with a warning.
+std::vector<std::unique_ptr<CoreTypeProfile>> profile_core_types(recording::Recording recording,
+                                                                 const std::vector<model::Model>& models,
+                                                                 const ProfileOptions& options, bool header_known) {
+  std::vector<recording::CoreTypeRecording> parts = recording::split_by_core_type(std::move(recording));
+  std::vector<const model::Model*> part_models;
+  std::vector<std::string> left_out;
+  for (const recording::CoreTypeRecording& part : parts) {
+    const auto model = std::find_if(models.begin(), models.end(), [&](const model::Model& candidate) {
+      return part.type.pmu.empty() || candidate.pmu == part.type.pmu;
+    });
+    part_models.push_back(model == models.end() ? nullptr : &*model);
+    if (model == models.end()) left_out.push_back(part.type.core_type);
+  }
+  if (left_out.size() == parts.size()) {
+    throw Error(
+        fmt::format("{}: its samples are of the {}, and model {} counts on none of them; leave out --cpu "
+                    "and --model, or give the model of one of them",
+                    options.file, join(left_out, " and "), models.front().name));
+  }
+  std::vector<std::string> notes;
+  if (!left_out.empty()) {
+    notes.push_back(fmt::format("{}: the samples of the {} are left out: model {} does not count on them", options.file,
+                                join(left_out, " and "), models.front().name));
+  }
+  std::vector<std::unique_ptr<CoreTypeProfile>> types;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (!part_models[i]) continue;
+    types.push_back(profile_core_type(std::move(parts[i]), *part_models[i], options, header_known, notes));
+    notes.clear();  // the file's: once
+  }
+  return types;
+}
+
 }  // namespace topdown::cli
 
 int run_report(const ProfileOptions& options) {
   if (options.min_share_percent < 0 || options.min_share_percent > 100) {
     throw Error(fmt::format("--min-share {}: give a percentage from 0 to 100", options.min_share_percent));
   }
-  // topdown's own data file says its model, SMT and online CPUs in its
+  // topdown's own data file says its model(s), SMT and online CPUs in its
   // header; perf script text says none of these.
   const bool header_known = recording::is_data_file(options.file);
   recording::Recording recording;
-  std::optional<model::Model> chosen;
+  std::vector<model::Model> models;
   if (header_known) {
     recording = recording::read_data_file(options.file);
-    chosen = recorded_model(options, recording.header);
+    models = recorded_models(options, recording.header);
     symbolize(recording);
   } else {
-    chosen = choose_model(cpu::read_cpuid(), options.cpu, "", options.model_file);
-  }
-  const model::Model& model = *chosen;
-  const events::Resolver resolver(events::offline_resolver_config(model));
-  if (!header_known) recording = recording::read_perf_script(options.file, model, resolver);
-  HtmlOutput html(options.report, model,
-                  fmt::format("{} samples{}, {} lost{}", recording.samples.size(),
-                              header_known ? " (topdown record)" : " (perf script)", recording.lost_samples,
-                              recording.truncated ? ", file cut short" : ""));
-
-  profile::Attribution attribution = profile::attribute(recording);
-  const settings::ImportDecision decision = settings::decide_import(
-      decision_options(options), model, resolver, file_facts(recording, header_known), attribution.whole.counts);
-  const model::Dependencies dependencies(decision.folded, decision.identities, decision.fallbacks);
-  eval::Options eval_options;
-  eval_options.vars = decision.vars;
-  eval_options.identities = decision.identities;
-  eval_options.fallbacks = decision.fallbacks;
-  eval_options.node_groups = profile::node_groups(recording.header, dependencies, decision.nodes);
-  const eval::Evaluator evaluator(decision.folded, decision.nodes, eval_options);
-
-  profile::Options profile_options;
-  profile_options.min_share = options.min_share_percent / 100;
-  profile_options.sort_node = options.sort_node;
-  profile::Profile profile =
-      profile::analyse(recording, std::move(attribution), evaluator, dependencies, profile_options);
-  std::vector<std::string> warnings = decision.warnings;
-  for (auto& warning : recording_warnings(recording, options.file)) warnings.push_back(std::move(warning));
-  profile.whole.evaluation.warnings.insert(profile.whole.evaluation.warnings.end(), warnings.begin(), warnings.end());
-
-  std::vector<report::Report> reports = {function_report(profile.whole, profile, recording, model, options)};
-  for (const auto& function : profile.functions) {
-    if (function.hot || options.report.verbose) {
-      reports.push_back(function_report(function, profile, recording, model, options));
+    models = core_type_models(choose_model(cpu::read_cpuid(), options.cpu, "", options.model_file), "");
+    std::vector<events::Resolver> resolvers;
+    resolvers.reserve(models.size());  // the script models point into it
+    std::vector<recording::ScriptModel> script_models;
+    for (const model::Model& model : models) {
+      script_models.push_back({model, resolvers.emplace_back(events::offline_resolver_config(model))});
     }
+    recording = recording::read_perf_script(options.file, script_models);
   }
-  for (const auto& [tree, functions] : call_stack_trees(recording, options, evaluator, dependencies, profile_options)) {
-    for (const auto& function : functions) {
-      if (function.hot || options.report.verbose || tree == "callers") {
-        reports.push_back(function_report(function, profile, recording, model, options, tree));
-      }
-    }
+  const bool hybrid = !recording.header.core_types.empty();
+  if (hybrid && !options.report.html.empty()) {
+    throw Error(options.file + ": --html draws one model's trees, and this recording has one per core type; " +
+                "leave out --html (--pprof writes one profile per core type)");
   }
+  const std::string counting = fmt::format("{} samples{}, {} lost{}", recording.samples.size(),
+                                           header_known ? " (topdown record)" : " (perf script)",
+                                           recording.lost_samples, recording.truncated ? ", file cut short" : "");
+  std::vector<std::unique_ptr<CoreTypeProfile>> types =
+      profile_core_types(std::move(recording), models, options, header_known);
+  if (hybrid) set_core_shares(types);
+
+  const CoreTypeProfile& first = *types.front();
+  HtmlOutput html(options.report, first.model, counting);
+
   report::Layout layout = report_layout(options.report, false, true);
   layout.sampled = true;
+  layout.core_typed = hybrid;
   report::ReportWriter writer(layout);
-  std::string out = writer.write(std::nullopt, reports);
-  switch (layout.format) {
-    case report::Format::Csv:
-      out += locate_csv(profile.locate, recording);
-      break;
-    case report::Format::Json:
-      out += locate_json(profile.locate, recording);
-      break;
-    default:
-      out += locate_text(profile.locate, recording);
-  }
-  if (!options.pprof.empty()) {
-    pprof::write_pprof(options.pprof, recording, profile,
-                       {fmt::format("{}: {}", model.name, model.title), options.file});
+  std::string out;
+  for (const auto& type : types) {
+    out += writer.write(std::nullopt, type->reports);
+    const report::Report& whole = type->reports.front();
+    switch (layout.format) {
+      case report::Format::Csv:
+        out += locate_csv(type->profile.locate, type->recording,
+                          hybrid ? report::core_type_fields(whole) : report::CsvRow{});
+        break;
+      case report::Format::Json:
+        out += locate_json(type->profile.locate, type->recording, whole.core_type);
+        break;
+      default:
+        out += locate_text(type->profile.locate, type->recording);
+    }
+    if (!options.pprof.empty()) {
+      pprof::write_pprof(hybrid ? core_type_path(options.pprof, type->type.pmu) : options.pprof, type->recording,
+                         type->profile, {fmt::format("{}: {}", type->model.name, type->model.title), options.file});
+    }
   }
   emit(options.report.output, out);
   // The page lists the whole program and each function in one table, each
   // with its tree, and draws the flame graph of the stacks.
-  html.add(std::nullopt, reports);
-  html.set_flame_graph([&] { return profile::flame_graph(recording, evaluator, dependencies, profile_options); });
-  html.commit(decision.vars);
+  html.add(std::nullopt, first.reports);
+  html.set_flame_graph([&] {
+    return profile::flame_graph(first.recording, *first.evaluator, *first.dependencies, first.profile_options);
+  });
+  html.commit(first.decision.vars);
   return 0;
 }
 

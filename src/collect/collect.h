@@ -30,6 +30,7 @@ struct CounterGroup {
   counts::GroupCopies copies{};  // events counted again here as copies (schedule::Group::copies)
   // Counting CPUs (-a, -C), the group opens only on these: a hybrid CPU's
   // core type's PMU exists on that type's CPUs alone. Empty: on every CPU.
+  // Sampling (which opens a task on each CPU) keeps to them for a task too.
   std::vector<int> cpus = {};
 };
 

@@ -22,23 +22,11 @@ std::optional<CoreEvent> split_core_event(std::string_view name) {
   return CoreEvent{pmu, name.substr(slash + 1)};
 }
 
-// The name a row of `pmu` has in that core type's tree; nullopt for a row of
-// another core PMU.
-std::optional<std::string> name_for(std::string_view name, std::string_view pmu,
-                                    const std::vector<std::string>& core_pmus) {
-  const auto core = split_core_event(name);
-  if (!core || std::find(core_pmus.begin(), core_pmus.end(), core->pmu) == core_pmus.end()) return std::string(name);
-  if (core->pmu != pmu) return std::nullopt;
-  const bool one_name =
-      core->rest.size() > 1 && core->rest.ends_with('/') && core->rest.find_first_of("=,/") == core->rest.size() - 1;
-  return one_name ? std::string(core->rest.substr(0, core->rest.size() - 1)) : std::string(name);
-}
-
 std::vector<std::string> names_for(const std::vector<std::string>& names, std::string_view pmu,
                                    const std::vector<std::string>& core_pmus) {
   std::vector<std::string> kept;
   for (const std::string& name : names) {
-    if (auto renamed = name_for(name, pmu, core_pmus)) kept.push_back(std::move(*renamed));
+    if (auto renamed = core_type_name(name, pmu, core_pmus)) kept.push_back(std::move(*renamed));
   }
   return kept;
 }
@@ -48,7 +36,7 @@ counts::Sample sample_for(const counts::Sample& sample, std::string_view pmu,
   counts::Sample kept;
   kept.duration_s = sample.duration_s;
   for (const auto& [key, count] : sample.events) {
-    if (auto renamed = name_for(key.event, pmu, core_pmus))
+    if (auto renamed = core_type_name(key.event, pmu, core_pmus))
       kept.events.emplace(counts::EventKey(*renamed, key.group), count);
   }
   return kept;
@@ -62,6 +50,16 @@ bool has_row_of(const counts::Sample& sample, std::string_view pmu) {
 }
 
 }  // namespace
+
+std::optional<std::string> core_type_name(std::string_view name, std::string_view pmu,
+                                          const std::vector<std::string>& core_pmus) {
+  const auto core = split_core_event(name);
+  if (!core || std::find(core_pmus.begin(), core_pmus.end(), core->pmu) == core_pmus.end()) return std::string(name);
+  if (core->pmu != pmu) return std::nullopt;
+  const bool one_name =
+      core->rest.size() > 1 && core->rest.ends_with('/') && core->rest.find_first_of("=,/") == core->rest.size() - 1;
+  return one_name ? std::string(core->rest.substr(0, core->rest.size() - 1)) : std::string(name);
+}
 
 std::vector<std::string> core_pmus_of(const std::vector<std::string>& events) {
   std::vector<std::string> pmus;

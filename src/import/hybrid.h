@@ -3,6 +3,7 @@
 // its rows so: cpu_core/INST_RETIRED.ANY/ for the P-cores,
 // cpu_atom/INST_RETIRED.ANY/ for the E-cores. Each core type's tree reads
 // only its own rows.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,13 @@ namespace topdown::import {
 // "cpu_core": a name "cpu_X/.../"), sorted; empty for a CPU with one kind
 // of core.
 std::vector<std::string> core_pmus_of(const std::vector<std::string>& events);
+
+// The name a file's event `name` has in the tree of `pmu`'s core type:
+// cpu_atom/X/ is X; a spelling with terms (cpu_atom/config=0xc4/) stays
+// whole, for the resolver of `pmu` to match, as does a name of no core PMU
+// (duration_time); nullopt for an event of another of `core_pmus`.
+std::optional<std::string> core_type_name(std::string_view name, std::string_view pmu,
+                                          const std::vector<std::string>& core_pmus);
 
 // What one core type's tree reads of a hybrid file: rows of `pmu` under the
 // name they give (cpu_atom/X/ is X; a spelling with terms, such as

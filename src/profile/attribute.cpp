@@ -12,8 +12,9 @@
 namespace topdown::profile {
 namespace {
 
-constexpr std::array<std::string_view, 6> kClockEvents = {"cpu_clk_unhalted.thread",
+constexpr std::array<std::string_view, 7> kClockEvents = {"cpu_clk_unhalted.thread",
                                                           "cpu_clk_unhalted.thread_p",
+                                                          "cpu_clk_unhalted.core",
                                                           "ls_not_halted_cyc",
                                                           "cpu_cycles",
                                                           "cpu-clock",

@@ -55,7 +55,7 @@ struct Attribution {
 
 // The event of the groups whose deltas are the run's clockticks, the first
 // found of: CPU_CLK_UNHALTED.THREAD, CPU_CLK_UNHALTED.THREAD_P (Intel's
-// unhalted core cycles), ls_not_halted_cyc (AMD), CPU_CYCLES (Arm),
+// unhalted core cycles), CPU_CLK_UNHALTED.CORE (the E-cores'), ls_not_halted_cyc (AMD), CPU_CYCLES (Arm),
 // cpu-clock, task-clock (the software model); else the first group's leader.
 // Empty without groups.
 std::string clock_event(const recording::Header& header);

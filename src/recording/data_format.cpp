@@ -2,6 +2,7 @@
 
 #include <linux/perf_event.h>
 
+#include <algorithm>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <utility>
@@ -34,10 +35,12 @@ std::string record_start(uint32_t type, uint16_t misc) {
 }
 
 json group_json(const SampledGroup& group) {
-  return {{"events", group.events},
-          {"copies", {{"number", group.copies.number}, {"events", group.copies.events}}},
-          {"period", group.period},
-          {"frequency", group.frequency}};
+  json object = {{"events", group.events},
+                 {"copies", {{"number", group.copies.number}, {"events", group.copies.events}}},
+                 {"period", group.period},
+                 {"frequency", group.frequency}};
+  if (!group.pmu.empty()) object["pmu"] = group.pmu;
+  return object;
 }
 
 // nlohmann converts a float or an out-of-range integer to T with a plain
@@ -72,6 +75,7 @@ SampledGroup group_from(const json& value) {
   for (const auto& event : value.at("copies").at("events")) group.copies.events.insert(event.get<std::string>());
   group.period = integer<uint64_t>(value.at("period"));
   group.frequency = integer<uint64_t>(value.at("frequency"));
+  if (value.contains("pmu")) group.pmu = value.at("pmu").get<std::string>();
   return group;
 }
 
@@ -94,6 +98,22 @@ CallGraph call_graph_named(const json& value) {
   throw json::other_error::create(501, "an unknown call_graph", &value);
 }
 
+// Every group's pmu must be one of the core types', and every group must
+// have one: a group no model names cannot be evaluated.
+std::vector<CoreType> core_types_from(const json& value, const Header& header) {
+  std::vector<CoreType> types;
+  for (const json& type : value) {
+    types.push_back({type.at("core_type").get<std::string>(), type.at("pmu").get<std::string>(),
+                     type.at("model").get<std::string>()});
+  }
+  for (const SampledGroup& group : header.groups) {
+    const bool known =
+        std::any_of(types.begin(), types.end(), [&](const CoreType& type) { return type.pmu == group.pmu; });
+    if (!known) throw json::other_error::create(501, "a group of no core type's PMU", &value);
+  }
+  return types;
+}
+
 }  // namespace
 
 std::string encode_file_start(const FileHeader& file) {
@@ -104,23 +124,28 @@ std::string encode_file_start(const FileHeader& file) {
   for (const Stream& stream : file.streams) {
     streams.push_back({{"group", stream.group}, {"ids", stream.ids}, {"per_thread", stream.per_thread}});
   }
-  const json document = {{"model", header.model},
-                         {"cpu", header.cpu},
-                         {"level", header.level},
-                         {"command", header.command},
-                         {"smt_enabled", header.smt_enabled},
-                         {"cpus_online", header.cpus_online},
-                         {"groups", groups},
-                         {"sample_type", file.sample_type},
-                         {"read_format", file.read_format},
-                         {"call_graph", call_graph_name(header.call_graph)},
-                         {"max_stack", header.max_stack},
-                         {"sample_regs_user", file.sample_regs_user},
-                         {"streams", streams}};
+  json document = {{"model", header.model},
+                   {"cpu", header.cpu},
+                   {"level", header.level},
+                   {"command", header.command},
+                   {"smt_enabled", header.smt_enabled},
+                   {"cpus_online", header.cpus_online},
+                   {"groups", groups},
+                   {"sample_type", file.sample_type},
+                   {"read_format", file.read_format},
+                   {"call_graph", call_graph_name(header.call_graph)},
+                   {"max_stack", header.max_stack},
+                   {"sample_regs_user", file.sample_regs_user},
+                   {"streams", streams}};
+  json core_types = json::array();
+  for (const CoreType& type : header.core_types) {
+    core_types.push_back({{"core_type", type.core_type}, {"pmu", type.pmu}, {"model", type.model}});
+  }
+  if (!header.core_types.empty()) document["core_types"] = core_types;
   std::string text = document.dump();
   text.resize((text.size() + 7) / 8 * 8, ' ');
   std::string bytes(kMagic);
-  append(bytes, kFormatVersion);
+  append(bytes, header.core_types.empty() ? kSingleCoreTypeVersion : kFormatVersion);
   append(bytes, uint32_t{0});
   append(bytes, static_cast<uint64_t>(text.size()));
   return bytes + text;
@@ -156,6 +181,8 @@ FileHeader parse_header_json(std::string_view text, const std::string& file) {
       }
       parsed.streams.push_back(std::move(stream));
     }
+    // Before version 3 there are none: one kind of core.
+    if (document.contains("core_types")) header.core_types = core_types_from(document.at("core_types"), header);
   } catch (const json::exception& error) {
     throw Error(file + ": corrupt header (" + error.what() + "); the file is damaged: record again");
   }

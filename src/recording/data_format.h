@@ -13,7 +13,12 @@
 namespace topdown::recording {
 
 inline constexpr std::string_view kMagic = "TDRECORD";
-constexpr uint32_t kFormatVersion = 2;  // 2: call stacks (call_graph, sample_regs_user)
+// 2: call stacks (call_graph, sample_regs_user); 3: a hybrid CPU's core
+// types (core_types, each group's pmu), written only for such a recording so
+// that older readers refuse it rather than mix the two trees, and other
+// recordings stay version 2.
+constexpr uint32_t kFormatVersion = 3;
+constexpr uint32_t kSingleCoreTypeVersion = 2;
 constexpr uint32_t kOldestFormatVersion = 1;
 // The file start before the JSON: magic, version, reserved u32, JSON length u64.
 constexpr std::size_t kFileStartBytes = 24;

@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "common/printable.h"
 #include "common/strings.h"
+#include "import/hybrid.h"
 #include "import/import.h"
 #include "import/line_reader.h"
 
@@ -198,8 +199,7 @@ struct PendingSample {
 
 class Reader {
  public:
-  Reader(const std::string& path, const model::Model& model, const events::Resolver& resolver)
-      : path_(path), model_(model), resolver_(resolver) {}
+  Reader(const std::string& path, const std::vector<ScriptModel>& models) : path_(path), models_(models) {}
 
   Recording read() {
     {
@@ -462,13 +462,13 @@ class Reader {
   // The model's events a file event feeds: as import matches them, else a
   // sample event of the model by name (precise events locate, formulas do
   // not use them).
-  std::vector<std::string> model_events_of(const std::string& file_event, const import::EventMatcher& matcher,
-                                           size_t line_number) const {
+  std::vector<std::string> model_events_of(const std::string& file_event, const model::Model& model,
+                                           const import::EventMatcher& matcher, size_t line_number) const {
     const counts::EventKey key = counts::parse_spelled(file_event);
     const std::vector<std::string>& targets = matcher.targets(key.event);
     if (!targets.empty()) return targets;
     const std::string wanted = lowercase(key.event);
-    for (const auto& node : model_.nodes) {
+    for (const auto& node : model.nodes) {
       for (const auto& event : node.sample_events) {
         if (lowercase(event) == wanted) return {event};
       }
@@ -476,50 +476,115 @@ class Reader {
     LineError(path_, line_number)
         .fail(fmt::format("event {} is not an event of the {} model; record the groups topdown record "
                           "--print-perf prints for it",
-                          printable(file_event), model_.name));
+                          printable(file_event), model.name));
+  }
+
+  // The model each sampled group's events are matched by (an index into
+  // models_), and each group's events as that model's tree names them; a
+  // hybrid CPU's file (core PMUs in its names) by each group's core PMU.
+  struct GroupModels {
+    std::vector<std::string> core_pmus;           // empty for a CPU with one kind of core
+    std::vector<std::optional<size_t>> model_of;  // per group; nullopt: left out
+    std::vector<std::vector<std::string>> names;  // per group, per member
+  };
+
+  GroupModels assign_models() {
+    GroupModels assigned;
+    std::vector<std::string> every_name;
+    for (const auto& group : groups_) every_name.insert(every_name.end(), group.events.begin(), group.events.end());
+    assigned.core_pmus = import::core_pmus_of(every_name);
+    std::vector<std::string> left_out;
+    for (const FileGroup& group : groups_) {
+      std::optional<size_t> model;
+      std::vector<std::string> names;
+      if (group.first_line != 0 && assigned.core_pmus.empty()) {
+        model = 0;
+        names = group.events;
+      } else if (group.first_line != 0) {
+        const std::vector<std::string> pmus = import::core_pmus_of(group.events);
+        const std::string pmu = pmus.empty() ? "" : pmus.front();
+        for (size_t m = 0; m < models_.size() && !model; ++m) {
+          if (models_[m].model.pmu == pmu) model = m;
+        }
+        if (!model && std::find(left_out.begin(), left_out.end(), pmu) == left_out.end()) left_out.push_back(pmu);
+        for (const std::string& event : group.events) {
+          // An event of another core PMU in the group counts nothing here.
+          names.push_back(import::core_type_name(event, pmu, assigned.core_pmus).value_or(""));
+        }
+      }
+      assigned.model_of.push_back(model);
+      assigned.names.push_back(std::move(names));
+    }
+    if (std::none_of(assigned.model_of.begin(), assigned.model_of.end(), [](const auto& m) { return m.has_value(); })) {
+      throw Error(
+          fmt::format("{}: its events are counted on {}, the core types of a hybrid CPU, and model {} "
+                      "counts on none of them; use --cpu with the P-core model of that CPU, such as --cpu adl",
+                      path_, join(assigned.core_pmus, " and "), models_.front().model.name));
+    }
+    if (!left_out.empty()) {
+      recording_.warnings.push_back(fmt::format("{}: the samples of {} are left out: no model given counts on them",
+                                                path_, join(left_out, " and ")));
+    }
+    return assigned;
   }
 
   void build_groups() {
-    // By their own names: a copy ("EVENT:group2") feeds what EVENT feeds.
-    std::vector<std::string> file_events;
-    for (const auto& group : groups_) {
-      for (const auto& event : group.events) {
-        std::string name = counts::parse_spelled(event).event;
-        if (std::find(file_events.begin(), file_events.end(), name) == file_events.end()) file_events.push_back(name);
+    const GroupModels assigned = assign_models();
+    // Each model's matcher, by its groups' events' own names: a copy
+    // ("EVENT:group2") feeds what EVENT feeds.
+    std::vector<std::optional<import::EventMatcher>> matchers(models_.size());
+    for (size_t m = 0; m < models_.size(); ++m) {
+      std::vector<std::string> file_events;
+      for (size_t g = 0; g < groups_.size(); ++g) {
+        if (assigned.model_of[g] != m) continue;
+        for (const auto& event : assigned.names[g]) {
+          std::string name = counts::parse_spelled(event).event;
+          if (!name.empty() && std::find(file_events.begin(), file_events.end(), name) == file_events.end())
+            file_events.push_back(name);
+        }
       }
+      if (file_events.empty()) continue;
+      matchers[m].emplace(models_[m].model, models_[m].resolver);
+      matchers[m]->translate(counts::Sample{}, file_events);
     }
-    import::EventMatcher matcher(model_, resolver_);
-    matcher.translate(counts::Sample{}, file_events);
     // For each group, where each file member's delta goes among the model's events.
     std::vector<std::vector<std::vector<uint32_t>>> slots(groups_.size());
+    std::vector<std::optional<uint32_t>> sampled_index(groups_.size());
+    std::vector<bool> model_used(models_.size(), false);
     for (size_t g = 0; g < groups_.size(); ++g) {
       const FileGroup& file_group = groups_[g];
-      if (file_group.first_line == 0) continue;  // a header group never sampled
+      if (!assigned.model_of[g]) continue;  // a header group never sampled, or of no model's core PMU
+      const size_t m = *assigned.model_of[g];
+      model_used[m] = true;
       SampledGroup group;
       group.copies.number = static_cast<int>(g + 1);
-      for (size_t m = 0; m < file_group.events.size(); ++m) {
-        const counts::EventKey key = counts::parse_spelled(file_group.events[m]);
-        if (key.group > 0) group.copies.number = key.group;
+      if (!assigned.core_pmus.empty()) group.pmu = models_[m].model.pmu;
+      for (size_t e = 0; e < file_group.events.size(); ++e) {
+        const std::string& name = assigned.names[g][e];
         std::vector<uint32_t> member_slots;
-        const size_t line = file_group.event_lines[m] > 0 ? file_group.event_lines[m] : file_group.first_line;
-        for (auto& name : model_events_of(file_group.events[m], matcher, line)) {
-          if (key.group > 0) group.copies.events.insert(name);
+        if (name.empty()) {
+          slots[g].push_back(std::move(member_slots));
+          continue;
+        }
+        const counts::EventKey key = counts::parse_spelled(name);
+        if (key.group > 0) group.copies.number = key.group;
+        const size_t line = file_group.event_lines[e] > 0 ? file_group.event_lines[e] : file_group.first_line;
+        for (auto& event : model_events_of(name, models_[m].model, *matchers[m], line)) {
+          if (key.group > 0) group.copies.events.insert(event);
           member_slots.push_back(static_cast<uint32_t>(group.events.size()));
-          group.events.push_back(std::move(name));
+          group.events.push_back(std::move(event));
         }
         slots[g].push_back(std::move(member_slots));
       }
+      sampled_index[g] = static_cast<uint32_t>(recording_.header.groups.size());
       recording_.header.groups.push_back(std::move(group));
-    }
-    std::vector<uint32_t> sampled_index(groups_.size(), 0);
-    for (size_t g = 0, next = 0; g < groups_.size(); ++g) {
-      if (groups_[g].first_line != 0) sampled_index[g] = static_cast<uint32_t>(next++);
     }
     recording_.samples.reserve(pending_.size());
     for (const PendingSample& pending : pending_) {
+      if (!sampled_index[pending.sample.group]) continue;
       Sample sample = pending.sample;
       const auto& group_slots = slots[sample.group];
-      sample.group = sampled_index[sample.group];
+      sample.group = *sampled_index[sample.group];
       sample.first_value = static_cast<uint32_t>(recording_.values.size());
       recording_.values.resize(recording_.values.size() + recording_.header.groups[sample.group].events.size(), 0);
       for (uint32_t i = 0; i < pending.member_count; ++i) {
@@ -528,14 +593,19 @@ class Reader {
       }
       recording_.samples.push_back(sample);
     }
-    recording_.header.model = model_.name;
+    recording_.header.model = models_.front().model.name;
+    if (assigned.core_pmus.empty()) return;
+    for (size_t m = 0; m < models_.size(); ++m) {
+      const model::Model& model = models_[m].model;
+      if (model_used[m]) recording_.header.core_types.push_back({model.core_type, model.pmu, model.name});
+    }
+    recording_.header.model = recording_.header.core_types.front().model;
   }
 
   static constexpr uint64_t kKernelStart = 0xffff800000000000ULL;
 
   const std::string& path_;
-  const model::Model& model_;
-  const events::Resolver& resolver_;
+  const std::vector<ScriptModel>& models_;
   Recording recording_;
   std::vector<FileGroup> groups_;
   std::vector<bool> learned_groups_;                    // not from the header: members are learned as they come
@@ -567,7 +637,11 @@ class Reader {
 }  // namespace
 
 Recording read_perf_script(const std::string& path, const model::Model& model, const events::Resolver& resolver) {
-  return Reader(path, model, resolver).read();
+  return read_perf_script(path, {ScriptModel{model, resolver}});
+}
+
+Recording read_perf_script(const std::string& path, const std::vector<ScriptModel>& models) {
+  return Reader(path, models).read();
 }
 
 }  // namespace topdown::recording

@@ -31,4 +31,18 @@ inline constexpr const char* kPerfScriptFields = "comm,tid,pid,time,period,event
 // know; Error for a file that cannot be read or holds no samples.
 Recording read_perf_script(const std::string& path, const model::Model& model, const events::Resolver& resolver);
 
+// One core type's model of a hybrid CPU, and its resolver.
+struct ScriptModel {
+  const model::Model& model;
+  const events::Resolver& resolver;
+};
+
+// As above with each core type's model (`models`: the P-core model first,
+// each with its PMU): a file whose events are named cpu_core/EVENT/ and
+// cpu_atom/EVENT/ (perf's spelling on a hybrid CPU) gets each group's events
+// matched by the model of its leader's core PMU, the group's `pmu` and the
+// header's core_types set; groups of a core PMU no model counts on are left
+// out with a warning. A file of no core PMU is read with the first model.
+Recording read_perf_script(const std::string& path, const std::vector<ScriptModel>& models);
+
 }  // namespace topdown::recording

@@ -25,6 +25,18 @@ struct SampledGroup {
   // does not say (perf script); the group is then taken as counted all the time.
   uint64_t time_enabled = 0;
   uint64_t time_running = 0;
+  // On a hybrid CPU the core PMU the group sampled on ("cpu_core",
+  // "cpu_atom"), whose core type's model names its events; empty on a CPU
+  // with one kind of core.
+  std::string pmu = {};
+};
+
+// One core type of a hybrid CPU's recording: its model and the PMU its
+// groups sampled on.
+struct CoreType {
+  std::string core_type;  // "P-core", as the model names it
+  std::string pmu;        // "cpu_core"
+  std::string model;      // as Header::model: a name or a --model path
 };
 
 // How the samples' callers were recorded (record -g, --call-graph dwarf,
@@ -42,6 +54,10 @@ struct Header {
   std::vector<SampledGroup> groups;
   CallGraph call_graph = CallGraph::None;
   uint32_t max_stack = 127;  // --max-stack: frames of a call stack at most (unwinding stops there)
+  // A hybrid CPU's recording: each core type's model, P-cores first (model
+  // is then the first's); each group's `pmu` says whose it is. Empty on a
+  // CPU with one kind of core.
+  std::vector<CoreType> core_types = {};
 };
 
 constexpr uint32_t kNoSymbol = std::numeric_limits<uint32_t>::max();

@@ -30,6 +30,10 @@ CsvRow csv_header(const eval::Evaluation& evaluation);
 // samples, then csv_header()'s, then node_samples.
 const CsvRow& csv_sampled_header();
 
+// A hybrid CPU's report's core_type and core_share fields (empty when the
+// share is not known), the columns a core_typed layout leads with.
+CsvRow core_type_fields(const Report& report);
+
 // The samples each node's value rests on (Sampled::node_samples).
 using NodeSamples = std::map<std::string, uint64_t, std::less<>>;
 

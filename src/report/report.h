@@ -112,7 +112,9 @@ struct Layout {
 //           object per line, with "time" (T; null for the whole run),
 //           "scope", "core_type" and "core_share" (null when unknown);
 //   core_typed, in text each report under "=== CORE_TYPE[ SCOPE] ===",
-//           with its share of the cycles when it has no scope;
+//           with its share of the cycles when it has no scope; sampled,
+//           each type's functions under one "=== CORE_TYPE: S% of the
+//           cycles ===", and CSV's core_type and core_share columns first;
 //   sampled (topdown report): each unit a function, its heading in text
 //           with its share of the clockticks and its samples; CSV's
 //           columns as csv_sampled_header();
@@ -137,7 +139,7 @@ class ReportWriter {
   std::string write(std::optional<double> time_s, const std::vector<Report>& reports);
 
  private:
-  std::string text(std::optional<double> time_s, const std::vector<Report>& reports, bool first) const;
+  std::string text(std::optional<double> time_s, const std::vector<Report>& reports, bool first);
   std::string csv(std::optional<double> time_s, const std::vector<Report>& reports, bool first) const;
   std::string json(std::optional<double> time_s, const std::vector<Report>& reports) const;
   std::string columns(std::optional<double> time_s, const std::vector<Report>& reports, bool first) const;
@@ -145,6 +147,7 @@ class ReportWriter {
 
   Layout layout_;
   bool first_ = true;
+  std::string core_type_;                       // of the profile's last function written (sampled and core_typed text)
   std::unique_ptr<CsvNodeFields> node_fields_;  // of the CSV records written so far
 };
 

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "report/csv.h"
@@ -18,6 +19,14 @@ std::string csv_scope(std::string scope) {
   }
   return scope;
 }
+
+}  // namespace
+
+CsvRow core_type_fields(const Report& report) {
+  return {report.core_type, report.core_share ? fmt::format("{}", *report.core_share) : ""};
+}
+
+namespace {
 
 std::string time_heading(std::optional<double> time_s) {
   return time_s ? fmt::format("=== time {} s ===\n", *time_s) : "=== whole run ===\n";
@@ -67,18 +76,28 @@ std::string sampled_heading(const Report& report) {
   return heading;
 }
 
-// "P-core: 62.5% of the cycles", or "E-core CPU9" for a unit's report.
-std::string core_type_heading(const Report& report) {
-  if (!report.scope.empty()) return report.core_type + " " + report.scope;
+// "P-core: 62.5% of the cycles", or "P-core" when the share is not known.
+std::string core_type_share_heading(const Report& report) {
   if (!report.core_share) return report.core_type;
   return fmt::format("{}: {:.1f}% of the cycles", report.core_type, *report.core_share * 100);
 }
 
-std::string ReportWriter::text(std::optional<double> time_s, const std::vector<Report>& reports, bool first) const {
+// As core_type_share_heading, or "E-core CPU9" for a unit's report.
+std::string core_type_heading(const Report& report) {
+  if (!report.scope.empty()) return report.core_type + " " + report.scope;
+  return core_type_share_heading(report);
+}
+
+std::string ReportWriter::text(std::optional<double> time_s, const std::vector<Report>& reports, bool first) {
   std::string out;
   if (layout_.timed) out += (first ? "" : "\n") + time_heading(time_s);
   for (size_t i = 0; i < reports.size(); ++i) {
     const Report& report = reports[i];
+    // A profile's functions under their core type's heading, once per type.
+    if (layout_.sampled && layout_.core_typed && report.core_type != core_type_) {
+      out += (core_type_.empty() ? "=== " : "\n=== ") + core_type_share_heading(report) + " ===\n";
+      core_type_ = report.core_type;
+    }
     if (layout_.scoped || layout_.core_typed) {
       const std::string heading = report.run.sampled   ? sampled_heading(report)
                                   : layout_.core_typed ? core_type_heading(report)
@@ -109,8 +128,8 @@ std::string ReportWriter::csv(std::optional<double> time_s, const std::vector<Re
   }
   for (const Report& report : reports) {
     if (layout_.core_typed) {
-      leading[core_type_column] = report.core_type;
-      leading[core_type_column + 1] = report.core_share ? fmt::format("{}", *report.core_share) : "";
+      const CsvRow fields = core_type_fields(report);
+      std::copy(fields.begin(), fields.end(), leading.begin() + static_cast<std::ptrdiff_t>(core_type_column));
     }
     if (layout_.scoped) leading[scope_column] = csv_scope(report.scope);
     append_csv_rows(out, leading, report.evaluation, report.sample, report.run, nullptr, node_fields_.get());
@@ -119,12 +138,18 @@ std::string ReportWriter::csv(std::optional<double> time_s, const std::vector<Re
 }
 
 std::string ReportWriter::sampled_csv(const std::vector<Report>& reports, bool first) const {
-  std::string out = first ? csv_line(csv_sampled_header()) : "";
+  std::string out;
+  if (first) {
+    CsvRow header = layout_.core_typed ? CsvRow{"core_type", "core_share"} : CsvRow{};
+    header.insert(header.end(), csv_sampled_header().begin(), csv_sampled_header().end());
+    out += csv_line(header);
+  }
   for (const Report& report : reports) {
     if (!report.run.sampled) throw std::invalid_argument("a sampled layout's reports are of sampled functions");
     const Sampled& sampled = *report.run.sampled;
-    const CsvRow leading = {sampled.function, sampled.module, fmt::format("{}", sampled.share),
-                            std::to_string(sampled.samples)};
+    CsvRow leading = layout_.core_typed ? core_type_fields(report) : CsvRow{};
+    leading.insert(leading.end(), {sampled.function, sampled.module, fmt::format("{}", sampled.share),
+                                   std::to_string(sampled.samples)});
     append_csv_rows(out, leading, report.evaluation, report.sample, report.run, &sampled.node_samples,
                     node_fields_.get());
   }

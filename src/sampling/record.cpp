@@ -66,6 +66,11 @@ std::vector<Place> places_of(const collect::Target& target, pid_t workload) {
   return places;
 }
 
+// A hybrid CPU's core type's group opens on that type's CPUs alone.
+bool opens_on(const collect::CounterGroup& group, int cpu) {
+  return group.cpus.empty() || std::find(group.cpus.begin(), group.cpus.end(), cpu) != group.cpus.end();
+}
+
 struct OpenGroup {
   uint32_t group;  // index into the groups recorded
   perf::Group events;
@@ -79,6 +84,7 @@ class Samplers {
            bool start_on_exec) {
     for (const Place& place : places) {
       for (uint32_t group = 0; group < groups.size(); ++group) {
+        if (!opens_on(groups[group], place.cpu)) continue;
         OpenGroup open{group, perf::Group({place.pid, place.cpu})};
         if (!open_group(groups[group], place, options, start_on_exec, open.events)) break;  // the thread has gone
         attach_to_ring(place.cpu, open.events.leader(), options.ring_pages);
@@ -315,6 +321,7 @@ Result record(const collect::Target& target, const std::vector<collect::CounterG
     sampled.copies = group.copies;
     sampled.frequency = options.rate.frequency;
     sampled.period = options.rate.frequency != 0 ? 0 : options.rate.period;
+    if (!header.core_types.empty()) sampled.pmu = group.events.front().pmu;
     header.groups.push_back(std::move(sampled));
   }
 

@@ -61,6 +61,12 @@ std::vector<collect::CounterGroup> core_type_groups(std::vector<collect::Counter
   return groups;
 }
 
+std::vector<collect::CounterGroup> sampled_core_type_groups(std::vector<collect::CounterGroup> groups,
+                                                            const CoreTypePlacement& placement) {
+  for (collect::CounterGroup& group : groups) group.cpus = placement.cpus;
+  return groups;
+}
+
 counts::Sample core_type_counts(const counts::Sample& sample, std::string_view pmu) {
   counts::Sample ours;
   ours.duration_s = sample.duration_s;

@@ -35,6 +35,13 @@ CoreTypePlacement core_type_placement(const cpu::CpuInfo& cpu, const model::Mode
 std::vector<collect::CounterGroup> core_type_groups(std::vector<collect::CounterGroup> groups,
                                                     const CoreTypePlacement& placement);
 
+// One core type's groups as record samples them beside the other type's:
+// under their own names (the data file names each group's PMU), opened only
+// on the type's CPUs, where the leaders of a task's groups sample it while
+// it runs on that type.
+std::vector<collect::CounterGroup> sampled_core_type_groups(std::vector<collect::CounterGroup> groups,
+                                                            const CoreTypePlacement& placement);
+
 // One core type's counts out of a run of every type's groups: its events
 // (named by core_type_groups) under their own names; of `places`, those
 // that counted any of them.

@@ -54,6 +54,24 @@ TEST(HybridPrintPerf, OnePerfCommandPerCoreTypeOnItsPmu) {
   EXPECT_NE(r.err.find("topdown import --cpu adl_ecore --smt off -l 2 perf-cpu_atom.csv"), std::string::npos) << r.err;
 }
 
+TEST(HybridPrintPerf, OnePerfRecordPerCoreTypeOnItsPmuIntoItsFile) {
+  const CommandResult r = run_command(kTopdown + " record --cpu adl -l 1 -c 100003 --print-perf -- ./app");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> commands = lines_starting(r.err, "perf record ");
+  ASSERT_EQ(commands.size(), 2u) << r.err;
+  const std::string pmus[] = {"cpu_core", "cpu_atom"};
+  for (size_t i = 0; i < 2; ++i) {
+    const std::string& command = commands[i];
+    EXPECT_TRUE(command.starts_with("perf record -c 100003 -e '{" + pmus[i] + "/")) << command;
+    EXPECT_NE(command.find(" -o perf-" + pmus[i] + ".data -- ./app"), std::string::npos) << command;
+    EXPECT_EQ(pmus_of(command), std::set<std::string>{pmus[i]}) << command;
+    EXPECT_NE(command.find("}:S'"), std::string::npos) << command;
+  }
+  EXPECT_NE(r.err.find("# P-core (cpu_core), then: topdown report --cpu adl "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("# E-core (cpu_atom), then: topdown report --cpu adl_ecore "), std::string::npos) << r.err;
+  EXPECT_NE(commands[1].find(",name=TOPDOWN_FE_BOUND.ALL/"), std::string::npos) << commands[1];
+}
+
 TEST(HybridPrintPerf, TheECoreModelAlonePlansOnCpuAtom) {
   const CommandResult r = run_command(kTopdown + " stat --cpu adl_ecore --smt off --print-groups");
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -9,6 +9,7 @@
 #include "events/model_resolver.h"
 #include "schedule/plan.h"
 #include "settings/hybrid.h"
+#include "settings/record.h"
 #include "settings/stat.h"
 
 namespace topdown::settings {
@@ -116,6 +117,31 @@ TEST_F(HybridStat, EachTypesGroupsAreNamedForItsPmuAndOpenOnItsCpus) {
       EXPECT_EQ(groups[g].events[e].name, "cpu_atom/" + counted.groups[g].events[e].name + "/");
       EXPECT_EQ(groups[g].events[e].type, 8u);
     }
+  }
+}
+
+TEST_F(HybridStat, RecordSamplesEachTypesGroupsUnderTheirNamesOnItsCpus) {
+  const schedule::Plan plan = e_core_plan(2).first;
+  // A command: opened on the task on every E-core, sampling it while it runs there.
+  const collect::Target command{{"./app"}, {}, {}, {}};
+  const std::vector<collect::CounterGroup> groups = sampled_groups(plan, command);
+  const std::vector<collect::CounterGroup> sampled =
+      sampled_core_type_groups(groups, core_type_placement(cpu, models[1], command));
+  ASSERT_EQ(sampled.size(), groups.size());
+  for (size_t g = 0; g < sampled.size(); ++g) {
+    EXPECT_EQ(sampled[g].cpus, range(8, 15));
+    ASSERT_EQ(sampled[g].events.size(), groups[g].events.size());
+    for (size_t e = 0; e < sampled[g].events.size(); ++e) {
+      EXPECT_EQ(sampled[g].events[e].name, groups[g].events[e].name) << "the data file names the group's PMU";
+      EXPECT_EQ(sampled[g].events[e].type, 8u);
+      EXPECT_EQ(sampled[g].events[e].pmu, "cpu_atom");
+    }
+  }
+  // -C 2,9: the E-core tree on CPU 9 alone.
+  const collect::Target some_cpus{{}, {}, {2, 9}, {}};
+  for (const collect::CounterGroup& group :
+       sampled_core_type_groups(sampled_groups(plan, some_cpus), core_type_placement(cpu, models[1], some_cpus))) {
+    EXPECT_EQ(group.cpus, (std::vector<int>{9}));
   }
 }
 
