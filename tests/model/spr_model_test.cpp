@@ -54,7 +54,7 @@ TEST_F(SprModel, DescribesSapphireRapidsServer) {
   EXPECT_EQ(model_.counters.general_for(true), 8u);
   EXPECT_EQ(model_.counters.general_for(false), 8u);
   EXPECT_EQ(model_.counters.fixed, 4u);
-  EXPECT_EQ(model_.event_tables, (std::vector<std::string>{"intel_sapphirerapids", "intel_core", "intel_spr"}));
+  EXPECT_EQ(model_.event_tables, (std::vector<std::string>{"intel_spr", "intel_core"}));
   EXPECT_TRUE(model_.matches(testing::intel_cpu(6, 0x8F)));
   EXPECT_FALSE(model_.matches(testing::intel_cpu(6, 0x6A)));  // Ice Lake server: a different model
 }

@@ -23,6 +23,7 @@ from ecore_model import ECORE_CPUS, EcoreModel, ecore_cpus, write_ecore_model  #
 from event_table import EventTable  # noqa: E402
 from formulas import FormulaTranslator, ThresholdTranslator, safe_name  # noqa: E402
 from generated_files import check, write_atomically  # noqa: E402
+from intel_extra import read_extras  # noqa: E402
 from model_writer import write_model  # noqa: E402
 from perfmon import (GeneratorError, NotCountable, cpu_matches, parents_elsewhere, read_events, read_metrics,  # noqa: E402
                      read_retire_latencies)
@@ -30,21 +31,26 @@ from text_table import read_text_table  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(os.path.dirname(HERE))
+EXTRAS = os.path.join(HERE, "intel_extra.ini")
 
 
 class Generated:
     """One CPU's model: the metrics kept, each translated, and what was left out."""
 
-    def __init__(self, cpu, header, metrics, events, uncore, latencies, parents_elsewhere):
+    def __init__(self, cpu, header, metrics, events, uncore, latencies, parents_elsewhere, extras):
         self.cpu = cpu
         self.header = header
+        self.extras = extras
         fix_parents(metrics, parents_elsewhere, cpu)
-        self.table = EventTable(events, latencies, uncore)
+        self.table = EventTable(events, latencies, uncore, extras)
         names = {"tma_" + m.name.lower(): safe_name(m.name) for m in metrics}
         self.formulas = FormulaTranslator(names, self.table.spell)
         self.left_out = {}  # MetricName -> why
         self.metrics = self.keep_countable(metrics)
         self.translate_thresholds()
+        for metric in extras.metrics:
+            self.table.mark_used(metric.translated)
+        self.metrics += extras.metrics
 
     def keep_countable(self, metrics):
         translated = {}
@@ -72,7 +78,9 @@ class Generated:
         kept = [m for m in metrics if m.name not in self.left_out]
         self.left_out_legacy = [m.legacy_name for m in metrics if m.name in self.left_out]
         for metric in kept:
-            metric.translated = translated[metric.name]
+            where = f"{self.cpu.name}: {metric.name}"
+            metric.translated = self.extras.general_counter_form(translated[metric.name], where)
+            self.table.mark_used(metric.translated)
         return kept
 
     def translate_thresholds(self):
@@ -117,7 +125,8 @@ def generate(cpu, perfmon, text, out, parents):
     uncore = read_uncore_events(directory) if cpu.server_uncore else {}
     latencies = read_retire_latencies(os.path.join(directory, "metrics", cpu.retire_latency)
                                       if cpu.retire_latency else None)
-    generated = Generated(cpu, header, metrics, events, uncore, latencies, parents)
+    extras = read_extras(EXTRAS, cpu.name)
+    generated = Generated(cpu, header, metrics, events, uncore, latencies, parents, extras)
     cpus = cpu.cpus or cpu_matches(os.path.join(perfmon, "mapfile.csv"),
                                    f"/{cpu.directory}/events/{cpu.events[0]}")
     model_path = os.path.join(out, f"{cpu.name}.model")
