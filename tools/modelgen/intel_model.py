@@ -25,7 +25,7 @@ from formulas import FormulaTranslator, ThresholdTranslator, safe_name  # noqa: 
 from generated_files import check, write_atomically  # noqa: E402
 from intel_extra import read_extras  # noqa: E402
 from model_writer import write_model  # noqa: E402
-from perfmon import (GeneratorError, NotCountable, cpu_matches, parents_elsewhere, read_events, read_metrics,  # noqa: E402
+from perfmon import (GeneratorError, NotCountable, Elsewhere, cpu_matches, read_events, read_metrics,  # noqa: E402
                      read_retire_latencies)
 from text_table import read_text_table  # noqa: E402
 
@@ -37,14 +37,15 @@ EXTRAS = os.path.join(HERE, "intel_extra.ini")
 class Generated:
     """One CPU's model: the metrics kept, each translated, and what was left out."""
 
-    def __init__(self, cpu, header, metrics, events, uncore, latencies, parents_elsewhere, extras):
+    def __init__(self, cpu, header, metrics, events, uncore, latencies, elsewhere, extras):
         self.cpu = cpu
         self.header = header
         self.extras = extras
-        fix_parents(metrics, parents_elsewhere, cpu)
+        fix_parents(metrics, elsewhere.parents, cpu)
         self.table = EventTable(events, latencies, uncore, extras)
         names = {"tma_" + m.name.lower(): safe_name(m.name) for m in metrics}
-        self.formulas = FormulaTranslator(names, self.table.spell)
+        absent = {name: node for name, node in elsewhere.node_names.items() if "tma_" + name not in names}
+        self.formulas = FormulaTranslator(names, self.table.spell, absent)
         self.left_out = {}  # MetricName -> why
         self.metrics = self.keep_countable(metrics)
         self.translate_thresholds()
@@ -118,7 +119,7 @@ def parent_named_by_threshold(metric, by_legacy, cpu):
     return parents[0]
 
 
-def generate(cpu, perfmon, text, out, parents):
+def generate(cpu, perfmon, text, out, elsewhere):
     directory = os.path.join(perfmon, cpu.directory)
     header, metrics = read_metrics(os.path.join(directory, "metrics", cpu.metrics))
     events = read_events([os.path.join(directory, "events", f) for f in cpu.events])
@@ -126,7 +127,7 @@ def generate(cpu, perfmon, text, out, parents):
     latencies = read_retire_latencies(os.path.join(directory, "metrics", cpu.retire_latency)
                                       if cpu.retire_latency else None)
     extras = read_extras(EXTRAS, cpu.name)
-    generated = Generated(cpu, header, metrics, events, uncore, latencies, parents, extras)
+    generated = Generated(cpu, header, metrics, events, uncore, latencies, elsewhere, extras)
     cpus = cpu.cpus or cpu_matches(os.path.join(perfmon, "mapfile.csv"),
                                    f"/{cpu.directory}/events/{cpu.events[0]}")
     model_path = os.path.join(out, f"{cpu.name}.model")
@@ -193,7 +194,7 @@ def run(args, out, quiet=False):
     known = every_name()
     try:
         text = read_text_table(args.text)
-        parents = parents_elsewhere(args.perfmon)
+        elsewhere = Elsewhere(args.perfmon)
         for name in args.cpus or known:
             if name in EVENT_TABLES:
                 count = generate_event_table(EVENT_TABLES[name], args.perfmon, out)
@@ -204,7 +205,7 @@ def run(args, out, quiet=False):
                 model, missing = generate_ecore(ECORE_CPUS[name], args.perfmon, text, out)
                 kept = len(model.rows) - len(model.left_out)
             else:
-                model, missing = generate(CPUS[name], args.perfmon, text, out, parents)
+                model, missing = generate(CPUS[name], args.perfmon, text, out, elsewhere)
                 kept = len(model.metrics)
             if missing:
                 raise GeneratorError(f"{name}: {', '.join(missing)} have no description in {args.text}; "

@@ -56,6 +56,9 @@ def header_comment(generated, version):
              "do not edit: change the generator or tools/modelgen/intel_text.ini and regenerate.",
              "Formulas, thresholds, levels, domains, groups and sample events are perfmon's; tree nodes are",
              "fractions (perfmon's percent / 100, thresholds likewise); descriptions, advice and units are ours."]
+    if generated.formulas.read_as_zero:
+        absent = ", ".join(sorted(generated.formulas.read_as_zero))
+        lines += ["", f"Read as 0 where a formula names it: {absent}, a node of other CPUs that this one lacks."]
     if generated.left_out:
         lines += ["", "Left out, because topdown cannot count or compute them here:"]
         lines += [f"- {name}: {why}" for name, why in sorted(generated.left_out.items())]
