@@ -15,8 +15,8 @@ tree. The model's metrics perfmon does not have are listed as notes, not
 judged. The model may leave a perfmon metric out only for a reason this
 check finds in perfmon's files itself, and the notes list them by reason:
 perfmon's formula cannot be evaluated (below); it reads uncore events
-(UNC_*, FREERUN_*); it needs machine sizes topdown does not know
-(SOCKET_COUNT, CHAS_PER_SOCKET, CORES_PER_SOCKET); it counts with a
+(UNC_*, FREERUN_*); it needs a machine size topdown does not know
+(CORES_PER_SOCKET); it counts with a
 modifier topdown does not take (eq1: cycles where the count equals the
 threshold); it reads an event the CPU's core events files
 (<CPU>/events/*core.json) do not list; its parent node is left out; its
@@ -71,7 +71,8 @@ perfmon's terms, as topdown spells them:
                                 dependent-loads weight)
   machine sizes (the number of logical CPUs, sockets, CHAs and cores per
   socket) are written into the counts file as counts of the names in
-  MACHINE_SIZES; topdown knows num_cpus_online only (a run variable).
+  MACHINE_SIZES; topdown reads num_cpus_online, socket_count and
+  chas_per_socket as run variables, and has no cores per socket.
 
 PERF_METRICS (--perf-metrics on|off, for Ice Lake and later): the run
 variable perf_metrics is written into each counts file. With it on, the
@@ -662,8 +663,8 @@ def reported_entries(report):
 
 
 UNCORE_PREFIXES = ("UNC_", "FREERUN_")
-# Machine sizes topdown does not know (it knows num_cpus_online only).
-SIZES_TOPDOWN_LACKS = ("SOCKET_COUNT", "CHAS_PER_SOCKET", "CORES_PER_SOCKET")
+# Machine sizes topdown does not know (see MACHINE_SIZES for those it reads).
+SIZES_TOPDOWN_LACKS = ("CORES_PER_SOCKET",)
 # Event modifiers topdown does not take: eq1 (count cycles where the count
 # equals the threshold; Lion Cove's IDQ.*_UOPS:c8:i1:eq1).
 MODIFIERS_TOPDOWN_LACKS = ("eq1",)

@@ -23,6 +23,9 @@ RUN_TERMS = {
     "num_cpus": "#num_cpus_online",
 }
 KEYWORDS = {"if", "else", "and", "or", "not", "min", "max"}
+# perfmon's machine sizes topdown knows: run variables from the CPU probe
+# (sockets; CHA boxes are the uncore_cha_N PMUs) or an import's counts file.
+MACHINE_SIZES = {"SOCKET_COUNT": "#socket_count", "CHAS_PER_SOCKET": "#chas_per_socket"}
 
 
 def safe_name(name):
@@ -120,6 +123,8 @@ def constant(name, where):
         return "smt_enabled"
     if name == "THREADS_PER_CORE":
         return "(2 if smt_enabled else 1)"
+    if name in MACHINE_SIZES:
+        return MACHINE_SIZES[name]
     if re.fullmatch(r"\d+(\.\d+)?", name):
         return name
     raise NotCountable(f"topdown has no value for perfmon's constant {name}")
