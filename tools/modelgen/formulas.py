@@ -152,6 +152,7 @@ class ThresholdTranslator:
 
     def __init__(self, by_legacy_name, thresholds_by_name):
         self.by_legacy_name = by_legacy_name        # LegacyName -> Metric
+        self.nodes_by_name = {m.name: m for m in by_legacy_name.values() if m.is_node}
         self.thresholds_by_name = thresholds_by_name  # MetricName -> its parsed terms, filled as we go
 
     def translate(self, metric, where):
@@ -188,6 +189,17 @@ class ThresholdTranslator:
                 text = text.replace(legacy, alias)
                 aliases[alias] = legacy
         return text, aliases, False
+
+    def fold_other_nodes(self, metric):
+        """A comparison that is exactly another node's whole threshold becomes
+        over(Node) (Retiring's `Heavy_Operations > 0.1`): the same flag, and
+        the report says which node's threshold it is."""
+        text = metric.threshold_text
+        for name, terms in self.thresholds_by_name.items():
+            node = self.nodes_by_name.get(name)
+            if node and name != metric.name and len(terms) == 1:
+                text = re.sub(r"(?<![\w.])" + re.escape(terms[0]) + r"(?![\w.])", f"over({safe_name(name)})", text)
+        return text
 
     def fold_parent(self, metric, terms):
         """Terms that are exactly the parent's own threshold become parent_over."""

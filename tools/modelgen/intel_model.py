@@ -92,6 +92,9 @@ class Generated:
             unknown = [v for v in metric.threshold_metrics.values() if v not in by_legacy]
             unknown += [n for n in self.left_out_legacy if n in metric.threshold]
             metric.threshold_text = None if unknown else thresholds.translate(metric, where)
+        for metric in self.metrics:
+            if metric.threshold_text:
+                metric.threshold_text = thresholds.fold_other_nodes(metric)
 
 
 def fix_parents(metrics, parents_elsewhere, cpu):
