@@ -56,6 +56,15 @@ def header_comment(generated, version):
              "do not edit: change the generator or tools/modelgen/intel_text.ini and regenerate.",
              "Formulas, thresholds, levels, domains, groups and sample events are perfmon's; tree nodes are",
              "fractions (perfmon's percent / 100, thresholds likewise); descriptions, advice and units are ours."]
+    extras = generated.extras
+    if extras.metrics or extras.events or extras.terms or extras.without_perf_metrics:
+        lines += [""] + textwrap.wrap("From tools/modelgen/intel_extra.ini, beside perfmon's files: "
+                  + "; ".join(what for what, given in (
+                      (f"the metrics {', '.join(m.name for m in extras.metrics)}", extras.metrics),
+                      (f"the events {', '.join(sorted(extras.events))}", extras.events),
+                      (f"{', '.join(sorted(extras.terms))} read another way", extras.terms),
+                      ("level 1 from general counters where the PERF_METRICS register is not used",
+                       extras.without_perf_metrics)) if given) + ".", WIDTH - 2)
     if generated.formulas.read_as_zero:
         absent = ", ".join(sorted(generated.formulas.read_as_zero))
         lines += ["", f"Read as 0 where a formula names it: {absent}, a node of other CPUs that this one lacks."]
