@@ -44,6 +44,7 @@ struct CpuInfo {
   std::vector<CoreKind> core_kinds;
   bool smt_enabled = false;
   int online_cpus = 0;
+  int sockets = 0;  // packages of the online CPUs (their topology's physical_package_id); 0 when unknown
   std::vector<PmuInfo> pmus;
   std::string perf_event_paranoid;  // as read, empty when unreadable
   int reported_counters = 0;        // general counters the kernel/CPUID claims

@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <charconv>
 #include <iterator>
+#include <set>
+#include <string>
 #include <system_error>
 
 #include "cpu/cpu_info.h"
@@ -19,11 +21,20 @@ std::optional<int> parse_int(const std::string& text) {
   return value;
 }
 
-int count_online_cpus(const fs::path& cpu_dir) {
+std::vector<int> online_cpus(const fs::path& cpu_dir) {
   const fs::path file = cpu_dir / "online";
   const auto list = read_first_line(file);
-  if (!list) return 0;
-  return static_cast<int>(parse_index_list(*list, file.string()).size());
+  return list ? parse_index_list(*list, file.string()) : std::vector<int>{};
+}
+
+int count_sockets(const fs::path& cpu_dir, const std::vector<int>& cpus) {
+  std::set<std::string> packages;
+  for (const int cpu : cpus) {
+    const auto package = read_first_line(cpu_dir / ("cpu" + std::to_string(cpu)) / "topology" / "physical_package_id");
+    if (!package) return 0;  // a CPU without topology: the count would be a guess
+    packages.insert(*package);
+  }
+  return static_cast<int>(packages.size());
 }
 
 bool smt_active(const fs::path& cpu_dir) {
@@ -105,7 +116,9 @@ CpuInfo detect(const fs::path& sysfs_root, const fs::path& procfs_root, CounterC
   info.core_kinds = read_core_kinds(sysfs_root);
   info.id = info.core_kinds.empty() ? read_cpuid() : main_core_kind(info.core_kinds).id;
   const fs::path cpu_dir = sysfs_root / "devices" / "system" / "cpu";
-  info.online_cpus = count_online_cpus(cpu_dir);
+  const std::vector<int> online = online_cpus(cpu_dir);
+  info.online_cpus = static_cast<int>(online.size());
+  info.sockets = count_sockets(cpu_dir, online);
   info.smt_enabled = smt_active(cpu_dir);
   const fs::path devices = sysfs_root / "bus" / "event_source" / "devices";
   info.pmus = read_pmus(devices);

@@ -40,6 +40,13 @@ std::optional<uint32_t> SysfsPmus::read_type(std::string_view pmu) const {
   return static_cast<uint32_t>(parse_number(*text, type_file.string()));
 }
 
+std::optional<unsigned long> box_number(std::string_view pmu, std::string_view family) {
+  if (pmu.size() <= family.size() + 1 || !pmu.starts_with(family) || pmu[family.size()] != '_') return std::nullopt;
+  const std::string_view digits = pmu.substr(family.size() + 1);
+  if (digits.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+  return std::stoul(std::string(digits));
+}
+
 SysfsPmus::PmuFacts SysfsPmus::single_facts(std::string_view pmu) const {
   PmuFacts read;
   read.type = read_type(pmu);
@@ -60,15 +67,11 @@ SysfsPmus::PmuFacts SysfsPmus::single_facts(std::string_view pmu) const {
 }
 
 SysfsPmus::PmuFacts SysfsPmus::family_facts(std::string_view family) const {
-  const std::string prefix = std::string(family) + "_";
   std::vector<std::pair<unsigned long, std::string>> boxes;
   std::error_code error;
   for (const auto& entry : fs::directory_iterator(devices_dir_, error)) {
     const std::string name = entry.path().filename().string();
-    if (!name.starts_with(prefix) || name.size() == prefix.size()) continue;
-    const std::string number = name.substr(prefix.size());
-    if (number.find_first_not_of("0123456789") != std::string::npos) continue;
-    boxes.emplace_back(std::stoul(number), name);
+    if (const auto number = box_number(name, family)) boxes.emplace_back(*number, name);
   }
   std::sort(boxes.begin(), boxes.end());
   if (boxes.empty()) return single_facts(family);  // not registered (the core PMU's built-in layout still applies)

@@ -16,6 +16,10 @@
 
 namespace topdown::events {
 
+// The box number of `pmu` in a family registered box by box ("uncore_cha_3"
+// in "uncore_cha": 3); nullopt for a PMU of another family or none.
+std::optional<unsigned long> box_number(std::string_view pmu, std::string_view family);
+
 class SysfsPmus {
  public:
   // `core_pmu` as ResolverConfig::core_pmu.

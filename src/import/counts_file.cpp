@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <string>
 
 #include <fmt/format.h>
@@ -31,6 +32,15 @@ size_t words_of(std::string_view line, std::array<std::string_view, 3>& words) {
 
 bool flag_value(double value) { return value == 0 || value == 1; }
 
+struct MachineSize {
+  CountsLine::Kind kind;
+  const char* what;
+};
+const std::map<std::string_view, MachineSize> kMachineSizes = {
+    {"num_cpus_online", {CountsLine::Kind::OnlineCpus, "CPUs"}},
+    {"socket_count", {CountsLine::Kind::Sockets, "sockets"}},
+    {"chas_per_socket", {CountsLine::Kind::ChasPerSocket, "CHA boxes"}}};
+
 }  // namespace
 
 bool looks_like_counts_line(std::string_view line) {
@@ -45,8 +55,8 @@ CountsLine parse_counts_line(std::string_view line) {
   std::array<std::string_view, 3> words;
   if (words_of(line, words) != 2) {
     throw Error(fmt::format(
-        "expected 'EVENT VALUE' or a run variable (interval-s, smt_enabled, ebs_mode, perf_metrics, num_cpus_online), "
-        "found '{}'",
+        "expected 'EVENT VALUE' or a run variable (interval-s, smt_enabled, ebs_mode, perf_metrics, num_cpus_online, "
+        "socket_count, chas_per_socket), found '{}'",
         excerpt(line)));
   }
   parsed.name = words[0];
@@ -60,11 +70,11 @@ CountsLine parse_counts_line(std::string_view line) {
       throw Error("interval-s must be a number of seconds above 0, at most 1e9");
     }
     parsed.kind = CountsLine::Kind::IntervalSeconds;
-  } else if (parsed.name == "num_cpus_online") {
+  } else if (auto machine_size = kMachineSizes.find(parsed.name); machine_size != kMachineSizes.end()) {
     if (parsed.value < 1 || parsed.value != std::floor(parsed.value) || parsed.value > 1e6) {
-      throw Error("num_cpus_online must be a whole number of CPUs, 1 or more");
+      throw Error(fmt::format("{} must be a whole number of {}, 1 or more", parsed.name, machine_size->second.what));
     }
-    parsed.kind = CountsLine::Kind::OnlineCpus;
+    parsed.kind = machine_size->second.kind;
   } else if (parsed.name == "smt_enabled" || parsed.name == "ebs_mode" || parsed.name == "perf_metrics") {
     if (!flag_value(parsed.value)) throw Error(std::string(parsed.name) + " must be 0 or 1");
     parsed.kind = parsed.name == "smt_enabled" ? CountsLine::Kind::SmtEnabled

@@ -6,7 +6,17 @@
 namespace topdown::import {
 
 struct CountsLine {
-  enum class Kind { Blank, Event, IntervalSeconds, SmtEnabled, EbsMode, PerfMetrics, OnlineCpus } kind = Kind::Blank;
+  enum class Kind {
+    Blank,
+    Event,
+    IntervalSeconds,
+    SmtEnabled,
+    EbsMode,
+    PerfMetrics,
+    OnlineCpus,
+    Sockets,
+    ChasPerSocket
+  } kind = Kind::Blank;
   std::string_view name;  // the event
   double value = 0;
 };

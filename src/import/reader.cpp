@@ -310,6 +310,12 @@ class FileReader {
         case CountsLine::Kind::OnlineCpus:
           set_once(info_.online_cpus, static_cast<int>(parsed_line.value), "num_cpus_online");
           break;
+        case CountsLine::Kind::Sockets:
+          set_once(info_.sockets, static_cast<int>(parsed_line.value), "socket_count");
+          break;
+        case CountsLine::Kind::ChasPerSocket:
+          set_once(info_.chas_per_socket, static_cast<int>(parsed_line.value), "chas_per_socket");
+          break;
       }
     } while (lines_.next(line));
     if (info_.rows == 0) {

@@ -11,9 +11,10 @@ std::optional<expr::Value> known_run_variable(std::string_view name, const RunVa
   if (name == "smt_enabled" || name == "#smt_on") return expr::Value{vars.smt_enabled ? 1.0 : 0.0};
   if (name == "ebs_mode") return expr::Value{vars.ebs_mode ? 1.0 : 0.0};
   if (name == "perf_metrics") return expr::Value{vars.perf_metrics ? 1.0 : 0.0};
-  if (name == "num_cpus_online" || name == "#num_cpus_online") {
-    return vars.online_cpus > 0 ? expr::Value{vars.online_cpus} : expr::Value{};
-  }
+  const auto count_if_known = [](int count) { return count > 0 ? expr::Value{count} : expr::Value{}; };
+  if (name == "num_cpus_online" || name == "#num_cpus_online") return count_if_known(vars.online_cpus);
+  if (name == "#socket_count") return count_if_known(vars.sockets);
+  if (name == "#chas_per_socket") return count_if_known(vars.chas_per_socket);
   return std::nullopt;
 }
 

@@ -30,6 +30,10 @@ struct RunVariables {
   // register rather than from general-counter events.
   bool perf_metrics = false;
   int online_cpus = 0;  // num_cpus_online; 0 when unknown (n/a)
+  // The machine's sockets and CHA boxes per socket (perfmon's SOCKET_COUNT
+  // and CHAS_PER_SOCKET, #socket_count and #chas_per_socket); 0 when unknown.
+  int sockets = 0;
+  int chas_per_socket = 0;
 };
 
 // Nodes that use their `identity` formula instead of the primary one.
@@ -115,7 +119,8 @@ class Dependencies {
 };
 
 // Value of a run variable known before the run (smt_enabled, #smt_on,
-// ebs_mode, perf_metrics, num_cpus_online); nullopt for names that are not such variables.
+// ebs_mode, perf_metrics, num_cpus_online, #socket_count, #chas_per_socket);
+// nullopt for names that are not such variables.
 std::optional<expr::Value> known_run_variable(std::string_view name, const RunVariables& vars);
 
 }  // namespace topdown::model

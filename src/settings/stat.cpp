@@ -2,17 +2,35 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "common/error.h"
+#include "events/sysfs_events.h"
 #include "settings/hybrid.h"
 
 namespace topdown::settings {
+
+namespace {
+
+// Each CHA box is one PMU counting on a CPU of every socket: the boxes of one socket.
+int cha_boxes(const cpu::CpuInfo& cpu) {
+  return static_cast<int>(std::count_if(cpu.pmus.begin(), cpu.pmus.end(), [](const cpu::PmuInfo& pmu) {
+    return events::box_number(pmu.name, "uncore_cha").has_value();
+  }));
+}
+
+}  // namespace
 
 StatPlanning plan_stat(const StatOptions& options, const cpu::CpuInfo& cpu, const model::Model& model) {
   StatPlanning planning;
   planning.this_machine = model.matches(cpu.id);
   planning.vars.smt_enabled = resolve(options.smt, cpu.smt_enabled);
   planning.vars.perf_metrics = use_perf_metrics(options.perf_metrics, cpu, model);
-  if (planning.this_machine) planning.vars.online_cpus = cpu.online_cpus;
+  if (planning.this_machine) {
+    planning.vars.online_cpus = cpu.online_cpus;
+    planning.vars.sockets = cpu.sockets;
+    planning.vars.chas_per_socket = cha_boxes(cpu);
+  }
   planning.selection.max_level = options.report.level;
   planning.selection.extra_events = options.extra_events;
   planning.selection.all_info = options.all_info;

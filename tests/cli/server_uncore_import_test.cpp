@@ -98,5 +98,26 @@ TEST_F(ServerUncoreImport, TheWholeFileAddsTheSocketsUp) {
                    (kSocket0.occupancy + kSocket1.occupancy) / (kSocket0.occupancy_cycles + kSocket1.occupancy_cycles));
 }
 
+// perfmon's uncore_frequency and llc_demand_data_read_miss_latency divide the
+// clock ticks of every CHA box by the boxes: the counts file says how many.
+TEST(ServerUncoreSizes, CountsFileGivesSocketsAndChasPerSocket) {
+  TempTree tree;
+  const std::string counts =
+      "interval-s 2\nUNC_CHA_CLOCKTICKS 12000000000\nUNC_CHA_TOR_OCCUPANCY.IA_MISS_DRD 3000000\n"
+      "UNC_CHA_TOR_INSERTS.IA_MISS_DRD 10000\n";
+  const std::filesystem::path sized = tree.write("sized.counts", "socket_count 2\nchas_per_socket 3\n" + counts);
+  const CommandResult r = run_command(kTopdown + " import --cpu spr --info --json -l 1 " + sized.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto metrics = info_values(r.err).at("whole");
+  // 12e9 ticks over 6 boxes in 2 s: 1 GHz; 300 ticks per read at 1e9 ticks a second per box, in 2 s.
+  EXPECT_DOUBLE_EQ(metrics.at("uncore_frequency"), 12e9 / 6 / 1e9 / 2);
+  EXPECT_DOUBLE_EQ(metrics.at("llc_demand_data_read_miss_latency"), 1e9 * (3e6 / 1e4) / (12e9 / 6) * 2);
+
+  const std::filesystem::path unsized = tree.write("unsized.counts", counts);
+  const CommandResult without = run_command(kTopdown + " import --cpu spr --info --json -l 1 " + unsized.string());
+  ASSERT_EQ(without.exit_code, 0) << without.err;
+  EXPECT_EQ(info_values(without.err).at("whole").count("uncore_frequency"), 0u);  // n/a: no value to show
+}
+
 }  // namespace
 }  // namespace topdown::testing

@@ -209,8 +209,8 @@ TEST_P(PerfmonModelEvents, EveryEventMatchesIntelsList) {
 }
 
 // Each model's own tables encode every event it counts (tools/modelgen writes
-// every core event of perfmon's list for the hand-written ones): libpfm4,
-// where it knows the CPU, gives the same encodings but is never needed.
+// the perfmon events each model names, the hand-written Haswell's too):
+// libpfm4, where it knows the CPU, gives the same encodings but is never needed.
 TEST_P(PerfmonModelEvents, NoEventNeedsLibpfm) {
   const model::Model model = model::load_model(model_file_);
   ResolverConfig tables_only = offline_resolver_config(model);
@@ -229,9 +229,9 @@ TEST_P(PerfmonModelEvents, NoEventNeedsLibpfm) {
   }
 }
 
-// The hand-written models, then the ones tools/modelgen generates from
-// perfmon (their own tables encode every event; none reads the uncore yet),
-// the E-core ones last.
+// The hand-written Haswell model, then the ones tools/modelgen generates from
+// perfmon (their own tables encode every event; only Skylake's uncore list is
+// pinned beside its core list), the E-core ones last.
 INSTANTIATE_TEST_SUITE_P(Intel, PerfmonModelEvents,
                          ::testing::Values(IntelModel{"hsw", "HSW", {"haswell_core.json", "haswell_uncore.json"}},
                                            IntelModel{"skl", "SKL", {"skylake_core.json", "skylake_uncore.json"}},

@@ -37,6 +37,18 @@ TEST(CountsFile, PerfMetricsAndOnlineCpusRunVariables) {
             std::string::npos);
 }
 
+TEST(CountsFile, SocketAndChaCountRunVariables) {
+  const auto file = read_whole("socket_count 2\nchas_per_socket 56\nslots 100\n");
+  EXPECT_EQ(file.info.sockets, std::optional<int>(2));
+  EXPECT_EQ(file.info.chas_per_socket, std::optional<int>(56));
+  EXPECT_EQ(file.whole.sample.find("socket_count"), nullptr);  // a fact of the machine, not a count
+  EXPECT_FALSE(read_whole("slots 100\n").info.sockets);
+  EXPECT_NE(read_error("slots 1\nsocket_count 0\n").find(":2: socket_count must be a whole number of sockets"),
+            std::string::npos);
+  EXPECT_NE(read_error("chas_per_socket 1.5\n").find(":1: chas_per_socket must be a whole number of CHA boxes"),
+            std::string::npos);
+}
+
 TEST(CountsFile, LinesOfOneEventAddUp) {
   auto file = read_whole("cycles 100\ncycles 50\n");
   EXPECT_DOUBLE_EQ(value_of(file.whole, "cycles"), 150);

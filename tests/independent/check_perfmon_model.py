@@ -15,8 +15,8 @@ tree. The model's metrics perfmon does not have are listed as notes, not
 judged. The model may leave a perfmon metric out only for a reason this
 check finds in perfmon's files itself, and the notes list them by reason:
 perfmon's formula cannot be evaluated (below); it reads uncore events
-(UNC_*, FREERUN_*); it needs machine sizes topdown does not know
-(SOCKET_COUNT, CHAS_PER_SOCKET, CORES_PER_SOCKET); it counts with a
+(UNC_*, FREERUN_*); it needs a machine size topdown does not know
+(CORES_PER_SOCKET); it counts with a
 modifier topdown does not take (eq1: cycles where the count equals the
 threshold); it reads an event the CPU's core events files
 (<CPU>/events/*core.json) do not list; its parent node is left out; its
@@ -24,6 +24,15 @@ BaseFormula names a metric only other CPUs' files have (EMR's and GNR's
 Bottleneck metrics name hbm_bound, and perfmon's expansion puts L3_Bound's
 formula in its place) or metrics the model leaves out. A metric left out
 for none of these reasons is a mismatch.
+
+A metric whose BaseFormula names a metric only other CPUs' files have (the
+node hbm_bound of SPR-HBM, in EMR's and GNR's Bottleneck metrics), or names
+such a metric's reader in turn (Bottleneck_Other_Bottlenecks), is evaluated
+from its BaseFormula instead of the expanded Formula: the node the CPU lacks
+counts as 0 (as in toplev's models of these CPUs, which leave the term out),
+and every `tma_` name is that metric's own reference value, tree nodes as
+fractions. perfmon's expansion puts L3_Bound's formula in the absent node's
+place, which would count the L3 stalls twice.
 
 Formulas perfmon writes that Python cannot read as written: a comparison
 with a space inside (`q > = 0`, Granite Rapids and the client Lion/Redwood
@@ -62,7 +71,8 @@ perfmon's terms, as topdown spells them:
                                 dependent-loads weight)
   machine sizes (the number of logical CPUs, sockets, CHAs and cores per
   socket) are written into the counts file as counts of the names in
-  MACHINE_SIZES; topdown knows num_cpus_online only (a run variable).
+  MACHINE_SIZES; topdown reads num_cpus_online, socket_count and
+  chas_per_socket as run variables, and has no cores per socket.
 
 PERF_METRICS (--perf-metrics on|off, for Ice Lake and later): the run
 variable perf_metrics is written into each counts file. With it on, the
@@ -167,6 +177,10 @@ FORMULA_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Compare, ast.IfExp,
                  ast.Gt, ast.GtE, ast.Lt, ast.LtE, ast.Eq, ast.NotEq, ast.And, ast.Or)
 
 
+class NamedMetricNotAvailable(ArithmeticError):
+    """A metric a BaseFormula names is n/a: so is the formula."""
+
+
 class Unevaluable(Exception):
     """perfmon's formula cannot be evaluated as written, or needs a value no one gives."""
 
@@ -185,7 +199,8 @@ class Metric:
         self.level = raw["Level"]
         self.parent = raw.get("ParentCategory") or None
         self.events = {e["Alias"]: e["Name"] for e in raw["Events"]}
-        self.base_formula = raw.get("BaseFormula", "")  # named metrics, not expanded: only read for notes
+        self.base_formula = raw.get("BaseFormula", "")  # named metrics, not expanded
+        self.named_metrics = {}  # alias -> metric name, when the BaseFormula is what is evaluated
         self.constants = {c["Alias"]: c["Name"] for c in raw["Constants"]}
         self.retire_latencies = {}
         self.unevaluable = None
@@ -294,6 +309,39 @@ def read_metrics(path, retire_latencies):
             if unevaluable:
                 metric.threshold_unjudged = f"its threshold reads {', '.join(unevaluable)}, which cannot be evaluated"
     return metrics
+
+
+def read_through_base_formulas(metrics, tree):
+    """Metrics whose BaseFormula names a metric only other CPUs' files have,
+    and the metrics whose BaseFormula names those, are evaluated from their
+    BaseFormula (see the module's description)."""
+    own = {"tma_" + m.name.lower(): m for m in metrics}
+    foreign = tree.metric_names - set(own) - {m.name.lower() for m in metrics}
+    chosen = {}
+    changed = True
+    while changed:
+        changed = False
+        for metric in metrics:
+            # Events (with a dot, perhaps modifiers) are not metric names.
+            names = {t for t in BASE_FORMULA_TOKEN.findall(metric.base_formula) if not re.search(r"[.:]", t)}
+            if metric.name in chosen or not names & (foreign | {"tma_" + n.lower() for n in chosen}):
+                continue
+            chosen[metric.name] = names
+            changed = True
+    for metric in metrics:
+        if metric.name not in chosen:
+            continue
+        named = {}
+        for name in chosen[metric.name]:
+            if name in own:
+                named[name] = own[name].name
+            elif name in foreign:
+                named[name] = None
+            elif name not in BUILTINS:
+                raise PerfmonError(f"{metric.name}: its BaseFormula names {name}, which this check cannot read")
+        metric.formula = compile_python(metric.base_formula, f"{metric.name} BaseFormula", set(named) | set(BUILTINS))
+        metric.named_metrics = named
+        metric.unevaluable = None
 
 
 def topdown_event(perfmon_name):
@@ -428,6 +476,8 @@ class Reference:
                     return reference.constant(metric.constants[alias])
                 if alias == DURATION_S:
                     return reference.interval
+                if alias in metric.named_metrics:
+                    return reference.base_formula_value(metric.named_metrics[alias])
                 raise KeyError(alias)  # then Python looks in the builtins: min, max
 
         try:
@@ -437,6 +487,16 @@ class Reference:
 
     def topdown_value(self, name):
         return self.metrics[name].to_topdown_units(self.value(name))
+
+    def base_formula_value(self, name):
+        """A metric as a BaseFormula names it (tree nodes as fractions); an
+        absent node is 0, an n/a metric makes the formula n/a."""
+        if name is None:
+            return 0.0
+        value = self.topdown_value(name)
+        if value is None:
+            raise NamedMetricNotAvailable(name)
+        return value
 
     def threshold_inputs(self, metric):
         """The values a metric's threshold formula compares, by alias (None: n/a)."""
@@ -603,14 +663,15 @@ def reported_entries(report):
 
 
 UNCORE_PREFIXES = ("UNC_", "FREERUN_")
-# Machine sizes topdown does not know (it knows num_cpus_online only).
-SIZES_TOPDOWN_LACKS = ("SOCKET_COUNT", "CHAS_PER_SOCKET", "CORES_PER_SOCKET")
+# Machine sizes topdown does not know (see MACHINE_SIZES for those it reads).
+SIZES_TOPDOWN_LACKS = ("CORES_PER_SOCKET",)
 # Event modifiers topdown does not take: eq1 (count cycles where the count
 # equals the threshold; Lion Cove's IDQ.*_UOPS:c8:i1:eq1).
 MODIFIERS_TOPDOWN_LACKS = ("eq1",)
 # Events perfmon's formulas read that its events files do not list.
 NOT_IN_EVENTS_FILES = (PERF_METRICS_PREFIX, "TSC")
 BASE_FORMULA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+BASE_FORMULA_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_.:=]*")
 
 
 class PerfmonTree:
@@ -872,9 +933,8 @@ def dry_run(metrics, settings):
           f"{sum(not m.is_node for m in metrics)} other metrics")
 
 
-def check(args, metrics, settings, folder):
+def check(args, metrics, tree, settings, folder):
     rng = random.Random(args.seed)
-    tree = PerfmonTree(args.metrics)
     problems, notes, files = [], [], 0
     tally = {"values": 0, "n/a": 0, "thresholds": 0, "metrics": set()}
     for setting in settings:
@@ -907,6 +967,8 @@ def main():
         return SKIP
     try:
         metrics = read_metrics(args.metrics, read_retire_latencies(args.retire_latency))
+        tree = PerfmonTree(args.metrics)
+        read_through_base_formulas(metrics, tree)
         settings = settings_of(args)
         if args.dry_run:
             dry_run(metrics, settings)
@@ -916,10 +978,10 @@ def main():
             return 2
         if args.keep:
             os.makedirs(args.keep, exist_ok=True)
-            problems, notes, tally, files = check(args, metrics, settings, args.keep)
+            problems, notes, tally, files = check(args, metrics, tree, settings, args.keep)
         else:
             with tempfile.TemporaryDirectory() as folder:
-                problems, notes, tally, files = check(args, metrics, settings, folder)
+                problems, notes, tally, files = check(args, metrics, tree, settings, folder)
     except CheckError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

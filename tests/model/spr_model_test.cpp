@@ -54,20 +54,20 @@ TEST_F(SprModel, DescribesSapphireRapidsServer) {
   EXPECT_EQ(model_.counters.general_for(true), 8u);
   EXPECT_EQ(model_.counters.general_for(false), 8u);
   EXPECT_EQ(model_.counters.fixed, 4u);
-  EXPECT_EQ(model_.event_tables, (std::vector<std::string>{"intel_sapphirerapids", "intel_core", "intel_spr"}));
+  EXPECT_EQ(model_.event_tables, (std::vector<std::string>{"intel_spr", "intel_core"}));
   EXPECT_TRUE(model_.matches(testing::intel_cpu(6, 0x8F)));
   EXPECT_FALSE(model_.matches(testing::intel_cpu(6, 0x6A)));  // Ice Lake server: a different model
 }
 
-TEST_F(SprModel, HasOneHundredFourteenNodesOnSixLevelsAndOneHundredEightyOneInfoMetrics) {
+TEST_F(SprModel, HasOneHundredFourteenNodesOnSixLevelsAndOneHundredEightySevenInfoMetrics) {
   const testing::TreeCount count = testing::count_tree(model_);
   EXPECT_EQ(count.nodes_per_level, (std::map<int, int>{{1, 4}, {2, 8}, {3, 28}, {4, 45}, {5, 20}, {6, 9}}));
-  // 136 TMA Bottleneck and Info metrics less Info_System_Power, and 46 of
-  // perfmon's 54 other metrics: 20 on core events, 26 on the CHA, memory
-  // controller, UPI and M2M boxes (not the 6 that need the number of CHAs
-  // per socket, nor the 2 on IIO boxes).
-  EXPECT_EQ(count.infos, 135 + 46);
-  EXPECT_EQ(model_.nodes.size(), 114u + 181u);
+  // 136 TMA Bottleneck and Info metrics less Info_System_Power, and 52 of
+  // perfmon's 54 other metrics: 20 on core events, 32 on the CHA, memory
+  // controller, UPI and M2M boxes (6 of them divided by the CHA boxes of the
+  // machine's sockets), not the 2 on IIO boxes.
+  EXPECT_EQ(count.infos, 135 + 52);
+  EXPECT_EQ(model_.nodes.size(), 114u + 187u);
 }
 
 TEST_F(SprModel, MatchesPerfmonsTreeAndLeavesOutOnlyWhatItCannotCount) {

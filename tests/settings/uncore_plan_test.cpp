@@ -64,5 +64,17 @@ TEST(UncorePlan, UncoreInfoMetricsArePlannedOnTheirUnitsBoxes) {
   EXPECT_TRUE(events_by_pmu["uncore_upi"].count("UNC_UPI_TXL_FLITS.ALL_DATA"));
 }
 
+// The fixture's CPUs 0-3 sit on package 0 and 4-7 on package 1, and it
+// registers three CHA boxes (uncore_cha_0 to _2).
+TEST(UncorePlan, SocketsAndChasPerSocketComeFromThisMachine) {
+  cpu::CpuInfo cpu = cpu::detect(kFixture / "sys", kFixture / "proc", cpu::CounterCheck::Skip);
+  EXPECT_EQ(cpu.sockets, 2);
+  cpu.id = {cpu::Vendor::Intel, "GenuineIntel", 6, 0x8F, 0, ""};
+  const model::Model model = model::select_model(kModels, cpu.id);
+  const StatPlanning planning = plan_stat(StatOptions{}, cpu, model);
+  EXPECT_EQ(planning.vars.sockets, 2);
+  EXPECT_EQ(planning.vars.chas_per_socket, 3);
+}
+
 }  // namespace
 }  // namespace topdown::settings

@@ -4,9 +4,10 @@
 Usage: check_intel_text.py [PERFMON_DIR] [--text FILE]
 
 PERFMON_DIR (default /work/shared/reference/intel-perfmon) holds
-<CPU>/metrics/*_metrics*.json and E-core_TMA_Metrics.csv. Exits 1 listing
-every problem: metric names without a section or description, tree nodes
-without advice, sections for names perfmon does not have, duplicate sections
+<CPU>/metrics/*_metrics*.json and E-core_TMA_Metrics.csv; the extra metrics
+of intel_extra.ini (`[<cpu> metric <Name>]`) count as names too. Exits 1
+listing every problem: metric names without a section or description, tree
+nodes without advice, sections for names neither has, duplicate sections
 or keys, lines over 110 characters, malformed lines. Exits 77 when
 PERFMON_DIR is missing (ctest reports a skip).
 """
@@ -95,6 +96,12 @@ def perfmon_names(perfmon):
     return names, tree
 
 
+def extra_metric_names(path):
+    """The names of intel_extra.ini's `[<cpu> metric <Name>]` sections."""
+    with open(path, encoding="utf-8") as f:
+        return set(re.findall(r"^\[\S+ metric (\S+)\]$", f.read(), re.M))
+
+
 def check(sections, names, tree):
     problems = []
     for name in sorted(names):
@@ -115,11 +122,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("perfmon", nargs="?", default="/work/shared/reference/intel-perfmon")
     parser.add_argument("--text", default=os.path.join(here, "intel_text.ini"))
+    parser.add_argument("--extra", default=os.path.join(here, "intel_extra.ini"))
     args = parser.parse_args()
     if not os.path.isdir(args.perfmon):
         print(f"skipped: no perfmon folder at {args.perfmon}")
         return 77
     names, tree = perfmon_names(args.perfmon)
+    names |= extra_metric_names(args.extra)
     sections, problems = parse_text(args.text)
     problems += check(sections, names, tree)
     for problem in problems:

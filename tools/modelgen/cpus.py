@@ -9,7 +9,7 @@ file) unless given here. A hybrid CPU's P-core model names its PMU
 
 class Cpu:
     def __init__(self, name, title, directory, metrics, events, retire_latency=None, cpus=None, pmu=None,
-                 core_type=None, companion=None, server_uncore=False):
+                 core_type=None, companion=None, server_uncore=False, pfm_pmu=None):
         self.name = name
         self.title = title
         self.directory = directory
@@ -24,6 +24,8 @@ class Cpu:
         # topdown programs (CHA, memory controller, UPI, ...); a client's
         # uncore PMUs are named differently and are not generated.
         self.server_uncore = server_uncore
+        # libpfm4's name of the CPU, for events a user names that the tables lack.
+        self.pfm_pmu = pfm_pmu
 
 
 def hybrid_p_core(name, title, directory, metrics, events):
@@ -39,9 +41,13 @@ CPUS = {cpu.name: cpu for cpu in [
     Cpu("skx", "Intel Skylake server", "SKX", "skylakex_metrics.json", ["skylakex_core.json"], server_uncore=True),
     Cpu("clx", "Intel Cascade Lake server", "CLX", "cascadelakex_metrics.json", ["cascadelakex_core.json"],
         server_uncore=True),
+    Cpu("skl", "Intel Skylake client", "SKL", "skylake_metrics.json", ["skylake_core.json"], pfm_pmu="skl"),
+    Cpu("icl", "Intel Ice Lake client", "ICL", "icelake_metrics.json", ["icelake_core.json"], pfm_pmu="icl"),
     Cpu("rkl", "Intel Rocket Lake client", "RKL", "rocketlake_metrics.json", ["rocketlake_core.json"]),
     Cpu("tgl", "Intel Tiger Lake client", "TGL", "tigerlake_metrics.json", ["tigerlake_core.json"]),
     Cpu("icx", "Intel Ice Lake server", "ICX", "icelakex_metrics.json", ["icelakex_core.json"], server_uncore=True),
+    Cpu("spr", "Intel Sapphire Rapids server", "SPR", "sapphirerapids_metrics.json", ["sapphirerapids_core.json"],
+        server_uncore=True, pfm_pmu="spr"),
     Cpu("emr", "Intel Emerald Rapids server", "EMR", "emeraldrapids_metrics.json", ["emeraldrapids_core.json"],
         server_uncore=True),
     Cpu("gnr", "Intel Granite Rapids server", "GNR", "graniterapids_metrics.json", ["graniterapids_core.json"],
@@ -63,12 +69,9 @@ CPUS = {cpu.name: cpu for cpu in [
                   "arrowlake_lioncove_core.json"),
 ]}
 
-# The hand-written models keep their trees, but their encodings come from
-# perfmon too: a table of the perfmon events each names (intel_<name>.events,
+# The hand-written Haswell model keeps its tree, but its encodings come from
+# perfmon too: a table of the perfmon events it names (intel_hsw.events,
 # listed after the model's own table), so that no event needs libpfm4.
 EVENT_TABLES = {cpu.name: cpu for cpu in [
     Cpu("hsw", "Intel Haswell client", "HSW", None, ["haswell_core.json"]),
-    Cpu("skl", "Intel Skylake client", "SKL", None, ["skylake_core.json"]),
-    Cpu("icl", "Intel Ice Lake client", "ICL", None, ["icelake_core.json"]),
-    Cpu("spr", "Intel Sapphire Rapids server", "SPR", None, ["sapphirerapids_core.json"], server_uncore=True),
 ]}

@@ -23,6 +23,9 @@ RUN_TERMS = {
     "num_cpus": "#num_cpus_online",
 }
 KEYWORDS = {"if", "else", "and", "or", "not", "min", "max"}
+# perfmon's machine sizes topdown knows: run variables from the CPU probe
+# (sockets; CHA boxes are the uncore_cha_N PMUs) or an import's counts file.
+MACHINE_SIZES = {"SOCKET_COUNT": "#socket_count", "CHAS_PER_SOCKET": "#chas_per_socket"}
 
 
 def safe_name(name):
@@ -49,11 +52,17 @@ class FormulaTranslator:
     event_spelling: a callable from a perfmon event (upper case, with
     modifiers) to topdown's spelling; it raises when the event cannot be
     counted (the metric is then left out).
+    absent_nodes: lower case -> MetricName of the tree nodes other CPUs have
+    and this one lacks. A BaseFormula naming one (EMR's and GNR's hbm_bound,
+    a node of SPR-HBM) is read with the node as 0, as toplev computes these
+    CPUs; perfmon's expanded Formula puts L3_Bound's formula in its place.
     """
 
-    def __init__(self, metric_names, event_spelling):
+    def __init__(self, metric_names, event_spelling, absent_nodes=None):
         self.metric_names = metric_names
         self.event_spelling = event_spelling
+        self.absent_nodes = absent_nodes or {}
+        self.read_as_zero = set()  # the absent nodes a formula named
 
     def base_formula(self, text, where):
         check_python_syntax(text, where)
@@ -65,6 +74,9 @@ class FormulaTranslator:
                 out.append(self.metric_names[value])
             elif value.startswith("tma_"):
                 raise GeneratorError(f"{where}: names {value}, which no metric of the file is")
+            elif value in self.absent_nodes:
+                self.read_as_zero.add(self.absent_nodes[value])
+                out.append("0")
             elif value in RUN_TERMS:
                 out.append(RUN_TERMS[value])
             else:
@@ -111,6 +123,8 @@ def constant(name, where):
         return "smt_enabled"
     if name == "THREADS_PER_CORE":
         return "(2 if smt_enabled else 1)"
+    if name in MACHINE_SIZES:
+        return MACHINE_SIZES[name]
     if re.fullmatch(r"\d+(\.\d+)?", name):
         return name
     raise NotCountable(f"topdown has no value for perfmon's constant {name}")
@@ -138,6 +152,7 @@ class ThresholdTranslator:
 
     def __init__(self, by_legacy_name, thresholds_by_name):
         self.by_legacy_name = by_legacy_name        # LegacyName -> Metric
+        self.nodes_by_name = {m.name: m for m in by_legacy_name.values() if m.is_node}
         self.thresholds_by_name = thresholds_by_name  # MetricName -> its parsed terms, filled as we go
 
     def translate(self, metric, where):
@@ -174,6 +189,17 @@ class ThresholdTranslator:
                 text = text.replace(legacy, alias)
                 aliases[alias] = legacy
         return text, aliases, False
+
+    def fold_other_nodes(self, metric):
+        """A comparison that is exactly another node's whole threshold becomes
+        over(Node) (Retiring's `Heavy_Operations > 0.1`): the same flag, and
+        the report says which node's threshold it is."""
+        text = metric.threshold_text
+        for name, terms in self.thresholds_by_name.items():
+            node = self.nodes_by_name.get(name)
+            if node and name != metric.name and len(terms) == 1:
+                text = re.sub(r"(?<![\w.])" + re.escape(terms[0]) + r"(?![\w.])", f"over({safe_name(name)})", text)
+        return text
 
     def fold_parent(self, metric, terms):
         """Terms that are exactly the parent's own threshold become parent_over."""

@@ -23,28 +23,35 @@ from ecore_model import ECORE_CPUS, EcoreModel, ecore_cpus, write_ecore_model  #
 from event_table import EventTable  # noqa: E402
 from formulas import FormulaTranslator, ThresholdTranslator, safe_name  # noqa: E402
 from generated_files import check, write_atomically  # noqa: E402
+from intel_extra import read_extras  # noqa: E402
 from model_writer import write_model  # noqa: E402
-from perfmon import (GeneratorError, NotCountable, cpu_matches, parents_elsewhere, read_events, read_metrics,  # noqa: E402
+from perfmon import (GeneratorError, NotCountable, Elsewhere, cpu_matches, read_events, read_metrics,  # noqa: E402
                      read_retire_latencies)
 from text_table import read_text_table  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(os.path.dirname(HERE))
+EXTRAS = os.path.join(HERE, "intel_extra.ini")
 
 
 class Generated:
     """One CPU's model: the metrics kept, each translated, and what was left out."""
 
-    def __init__(self, cpu, header, metrics, events, uncore, latencies, parents_elsewhere):
+    def __init__(self, cpu, header, metrics, events, uncore, latencies, elsewhere, extras):
         self.cpu = cpu
         self.header = header
-        fix_parents(metrics, parents_elsewhere, cpu)
-        self.table = EventTable(events, latencies, uncore)
+        self.extras = extras
+        fix_parents(metrics, elsewhere.parents, cpu)
+        self.table = EventTable(events, latencies, uncore, extras)
         names = {"tma_" + m.name.lower(): safe_name(m.name) for m in metrics}
-        self.formulas = FormulaTranslator(names, self.table.spell)
+        absent = {name: node for name, node in elsewhere.node_names.items() if "tma_" + name not in names}
+        self.formulas = FormulaTranslator(names, self.table.spell, absent)
         self.left_out = {}  # MetricName -> why
         self.metrics = self.keep_countable(metrics)
         self.translate_thresholds()
+        for metric in extras.metrics:
+            self.table.mark_used(metric.translated)
+        self.metrics += extras.metrics
 
     def keep_countable(self, metrics):
         translated = {}
@@ -72,7 +79,9 @@ class Generated:
         kept = [m for m in metrics if m.name not in self.left_out]
         self.left_out_legacy = [m.legacy_name for m in metrics if m.name in self.left_out]
         for metric in kept:
-            metric.translated = translated[metric.name]
+            where = f"{self.cpu.name}: {metric.name}"
+            metric.translated = self.extras.general_counter_form(translated[metric.name], where)
+            self.table.mark_used(metric.translated)
         return kept
 
     def translate_thresholds(self):
@@ -83,6 +92,9 @@ class Generated:
             unknown = [v for v in metric.threshold_metrics.values() if v not in by_legacy]
             unknown += [n for n in self.left_out_legacy if n in metric.threshold]
             metric.threshold_text = None if unknown else thresholds.translate(metric, where)
+        for metric in self.metrics:
+            if metric.threshold_text:
+                metric.threshold_text = thresholds.fold_other_nodes(metric)
 
 
 def fix_parents(metrics, parents_elsewhere, cpu):
@@ -110,14 +122,15 @@ def parent_named_by_threshold(metric, by_legacy, cpu):
     return parents[0]
 
 
-def generate(cpu, perfmon, text, out, parents):
+def generate(cpu, perfmon, text, out, elsewhere):
     directory = os.path.join(perfmon, cpu.directory)
     header, metrics = read_metrics(os.path.join(directory, "metrics", cpu.metrics))
     events = read_events([os.path.join(directory, "events", f) for f in cpu.events])
     uncore = read_uncore_events(directory) if cpu.server_uncore else {}
     latencies = read_retire_latencies(os.path.join(directory, "metrics", cpu.retire_latency)
                                       if cpu.retire_latency else None)
-    generated = Generated(cpu, header, metrics, events, uncore, latencies, parents)
+    extras = read_extras(EXTRAS, cpu.name)
+    generated = Generated(cpu, header, metrics, events, uncore, latencies, elsewhere, extras)
     cpus = cpu.cpus or cpu_matches(os.path.join(perfmon, "mapfile.csv"),
                                    f"/{cpu.directory}/events/{cpu.events[0]}")
     model_path = os.path.join(out, f"{cpu.name}.model")
@@ -184,7 +197,7 @@ def run(args, out, quiet=False):
     known = every_name()
     try:
         text = read_text_table(args.text)
-        parents = parents_elsewhere(args.perfmon)
+        elsewhere = Elsewhere(args.perfmon)
         for name in args.cpus or known:
             if name in EVENT_TABLES:
                 count = generate_event_table(EVENT_TABLES[name], args.perfmon, out)
@@ -195,7 +208,7 @@ def run(args, out, quiet=False):
                 model, missing = generate_ecore(ECORE_CPUS[name], args.perfmon, text, out)
                 kept = len(model.rows) - len(model.left_out)
             else:
-                model, missing = generate(CPUS[name], args.perfmon, text, out, parents)
+                model, missing = generate(CPUS[name], args.perfmon, text, out, elsewhere)
                 kept = len(model.metrics)
             if missing:
                 raise GeneratorError(f"{name}: {', '.join(missing)} have no description in {args.text}; "

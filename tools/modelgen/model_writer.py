@@ -1,5 +1,6 @@
 """Writes a generated model in topdown's model format (docs/model-format.md)."""
 
+import re
 import textwrap
 
 from formulas import safe_name
@@ -8,8 +9,10 @@ AREAS = {"Frontend_Bound": "FE", "Bad_Speculation": "BAD", "Backend_Bound": "BE"
          "Memory_Bound": "BE/Mem", "Core_Bound": "BE/Core"}
 WIDTH = 100
 # perf stat --topdown counts the PERF_METRICS fields but not the uops
-# dropped at a clear: a node corrected by them falls back to the fields alone.
-UOP_DROPPING_CORRECTION = " - INT_MISC.UOP_DROPPING / Info_Thread_SLOTS"
+# dropped at a clear nor the clears: a node corrected by them falls back to
+# the fields alone.
+UOP_DROPPING_CORRECTION = re.compile(r" - INT_MISC\.UOP_DROPPING / Info_Thread_SLOTS")
+CLEARS_CORRECTION = re.compile(r" \+ \(\(\d+\) \* INT_MISC\.CLEARS_COUNT\) / Info_Thread_SLOTS")
 
 
 def entry(key, value):
@@ -23,6 +26,8 @@ def write_model(generated, cpus, text):
     out = header_comment(generated, version)
     out += ["[model]", f"name = {cpu.name}", f"title = {cpu.title} (TMA {version})", f"cpus = {', '.join(cpus)}",
             f"event_table = intel_{cpu.name}, intel_core", f"methodology = TMA {version}"]
+    if cpu.pfm_pmu:
+        out.append(f"pfm_pmu = {cpu.pfm_pmu}")
     if cpu.pmu:
         out += [f"pmu = {cpu.pmu}", f"core_type = {cpu.core_type}", f"companion = {cpu.companion}"]
     counters = table.general_counters("Counter")
@@ -30,9 +35,14 @@ def write_model(generated, cpus, text):
     clock = "CPU_CLK_UNHALTED.THREAD" if "CPU_CLK_UNHALTED.THREAD" in table.events else "CPU_CLK_UNHALTED.CORE"
     out += [f"counters = {counters}", f"counters_without_smt = {without_smt}",
             f"fixed_counters = {table.fixed_counters()}", f"clock = {clock}", ""]
+    if table.constants or generated.extras.constants:
+        out.append("[constants]")
     if table.constants:
-        out += ["[constants]", "# perfmon's mean retire latencies (cycles), used where none was measured."]
+        out += ["# perfmon's mean retire latencies (cycles), used where none was measured."]
         out += [f"{name} = {value:g}" for name, value in sorted(table.constants.items())] + [""]
+    if generated.extras.constants:
+        out += ["# The extra metrics' constants (tools/modelgen/intel_extra.ini)."]
+        out += [f"{name} = {value:g}" for name, value in generated.extras.constants.items()] + [""]
     for metric in tree_order(generated.metrics):
         out += section(metric, text.get(metric.name, {}), generated)
     return "\n".join(out)
@@ -46,6 +56,18 @@ def header_comment(generated, version):
              "do not edit: change the generator or tools/modelgen/intel_text.ini and regenerate.",
              "Formulas, thresholds, levels, domains, groups and sample events are perfmon's; tree nodes are",
              "fractions (perfmon's percent / 100, thresholds likewise); descriptions, advice and units are ours."]
+    extras = generated.extras
+    if extras.metrics or extras.events or extras.terms or extras.without_perf_metrics:
+        lines += [""] + textwrap.wrap("From tools/modelgen/intel_extra.ini, beside perfmon's files: "
+                  + "; ".join(what for what, given in (
+                      (f"the metrics {', '.join(m.name for m in extras.metrics)}", extras.metrics),
+                      (f"the events {', '.join(sorted(extras.events))}", extras.events),
+                      (f"{', '.join(sorted(extras.terms))} read another way", extras.terms),
+                      ("level 1 from general counters where the PERF_METRICS register is not used",
+                       extras.without_perf_metrics)) if given) + ".", WIDTH - 2)
+    if generated.formulas.read_as_zero:
+        absent = ", ".join(sorted(generated.formulas.read_as_zero))
+        lines += ["", f"Read as 0 where a formula names it: {absent}, a node of other CPUs that this one lacks."]
     if generated.left_out:
         lines += ["", "Left out, because topdown cannot count or compute them here:"]
         lines += [f"- {name}: {why}" for name, why in sorted(generated.left_out.items())]
@@ -83,8 +105,10 @@ def section(metric, text, generated):
     if metric.is_node and metric.parent:
         out.append(f"parent = {safe_name(metric.parent)}")
     out += entry("formula", metric.translated)
-    if metric.is_node and UOP_DROPPING_CORRECTION in metric.translated:
-        out += entry("fallback", metric.translated.replace(UOP_DROPPING_CORRECTION, ""))
+    if metric.is_node:
+        fallback = CLEARS_CORRECTION.sub("", UOP_DROPPING_CORRECTION.sub("", metric.translated))
+        if fallback != metric.translated:
+            out += entry("fallback", fallback)
     if metric.threshold_text:
         out += entry("threshold", metric.threshold_text)
     if name != metric.name:

@@ -107,21 +107,30 @@ def stepping_item(family_model):
     return item
 
 
-def parents_elsewhere(perfmon):
-    """(name, level) -> parent, from every metrics file where the parent's
+class Elsewhere:
+    """What every metrics file of the perfmon folder says, for fixing one file.
+
+    parents: (name, level) -> parent, from every file where the parent's
     level is one less: the fix for a file whose ParentCategory contradicts
-    its Level (Serializing_Operation and Nop_Instructions of SKX, CLX, RKL)."""
-    parents = {}
-    for directory in sorted(os.listdir(perfmon)):
-        folder = os.path.join(perfmon, directory, "metrics")
-        if not os.path.isdir(folder):
-            continue
-        for file in sorted(os.listdir(folder)):
-            if "_metrics" not in file:
+    its Level (Serializing_Operation and Nop_Instructions of SKX, CLX, RKL).
+    node_names: lower case -> MetricName of every tree node: a BaseFormula
+    may name one its own file lacks (EMR's and GNR's hbm_bound), a node the
+    CPU does not have."""
+
+    def __init__(self, perfmon):
+        self.parents = {}
+        self.node_names = {}
+        for directory in sorted(os.listdir(perfmon)):
+            folder = os.path.join(perfmon, directory, "metrics")
+            if not os.path.isdir(folder):
                 continue
-            _, metrics = read_metrics(os.path.join(folder, file))
-            levels = {m.name: m.level for m in metrics}
-            for m in metrics:
-                if m.parent and levels.get(m.parent) == m.level - 1:
-                    parents.setdefault((m.name, m.level), m.parent)
-    return parents
+            for file in sorted(os.listdir(folder)):
+                if "_metrics" not in file:
+                    continue
+                _, metrics = read_metrics(os.path.join(folder, file))
+                levels = {m.name: m.level for m in metrics}
+                for m in metrics:
+                    if m.is_node:
+                        self.node_names[m.name.lower()] = m.name
+                    if m.parent and levels.get(m.parent) == m.level - 1:
+                        self.parents.setdefault((m.name, m.level), m.parent)

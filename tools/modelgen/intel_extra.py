@@ -1,0 +1,79 @@
+"""The facts a CPU's model needs beyond perfmon's pinned files (intel_extra.ini):
+events and terms topdown spells its own way, constants and metrics of other
+Intel documents, and the general-counter form of the PERF_METRICS formulas."""
+
+import re
+
+from perfmon import GeneratorError
+from text_table import read_text_table
+
+KINDS = ("events", "terms", "constants", "without_perf_metrics", "metric")
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+
+
+class ExtraMetric:
+    """A metric perfmon's file does not have, shaped like perfmon.Metric for the writer."""
+
+    def __init__(self, name, entries, where):
+        missing = [key for key in ("formula", "groups") if key not in entries]
+        if missing:
+            raise GeneratorError(f"{where}: [.. metric {name}] needs {', '.join(missing)}")
+        self.name = self.legacy_name = name
+        self.translated = entries["formula"]
+        self.threshold_text = entries.get("threshold")
+        self.groups = [g.strip() for g in entries["groups"].split(",")]
+        self.is_node, self.parent, self.level = False, None, 0
+        self.locate, self.domain, self.unit = [], "", ""
+
+
+class Extras:
+    def __init__(self, events=None, terms=None, constants=None, without_perf_metrics=None, metrics=None):
+        self.events = events or {}
+        self.terms = terms or {}
+        self.constants = constants or {}
+        self.without_perf_metrics = without_perf_metrics or {}
+        self.metrics = metrics or []
+
+    def general_counter_form(self, formula, where):
+        """`formula` if perf_metrics else its general-counter twin; the formula
+        itself where the CPU has no such twin or the formula reads no field."""
+        if not self.without_perf_metrics or not re.search(r"\b(PERF_METRICS\.|TOPDOWN\.SLOTS\b(?![_:]))", formula):
+            return formula
+        fields = [f"PERF_METRICS.{f}" for f in ("FRONTEND_BOUND", "BAD_SPECULATION", "RETIRING", "BACKEND_BOUND")]
+        general = formula
+        for field in fields:
+            if field in self.without_perf_metrics:
+                share = re.escape(field) + r" / \(" + r" \+ ".join(r"PERF_METRICS\.\w+" for _ in fields) + r"\)"
+                general = re.sub(share, f"{self.without_perf_metrics[field]} / Info_Thread_SLOTS", general)
+        slots = self.without_perf_metrics.get("TOPDOWN.SLOTS")
+        if slots:
+            general = re.sub(r"\bTOPDOWN\.SLOTS\b(?![_:])", slots, general)
+        if "PERF_METRICS." in general:
+            raise GeneratorError(f"{where}: no general-counter form of '{formula}' (intel_extra.ini)")
+        return f"{formula} if perf_metrics else {general}"
+
+
+def read_extras(path, cpu):
+    """The extras of one CPU (model name); empty where the file has none."""
+    extras = Extras()
+    for section, entries in read_text_table(path).items():
+        words = section.split()
+        if words[0] != cpu:
+            continue
+        where = f"{path}: [{section}]"
+        if len(words) < 2 or words[1] not in KINDS or (words[1] == "metric") != (len(words) == 3):
+            raise GeneratorError(f"{where}: expected [<cpu> <{'|'.join(KINDS[:-1])}>] or [<cpu> metric <Name>]")
+        if words[1] == "metric":
+            extras.metrics.append(ExtraMetric(words[2], entries, where))
+        elif words[1] == "constants":
+            try:
+                extras.constants.update({name: float(value) for name, value in entries.items()})
+            except ValueError as error:
+                raise GeneratorError(f"{where}: a constant must be a number ({error})")
+        else:
+            getattr(extras, words[1]).update(entries)
+    return extras
+
+
+def names_in(formula):
+    return set(NAME.findall(formula))
