@@ -71,8 +71,9 @@ TEST(Cli, ListAndDescribeShowTheModel) {
   EXPECT_EQ(unknown.exit_code, 125);
   auto with_fallback = run_command(kTopdown + " describe Backend_Bound --cpu icl");
   ASSERT_EQ(with_fallback.exit_code, 0) << with_fallback.err;
-  EXPECT_NE(with_fallback.out.find("  fallback:  PERF_METRICS.BACKEND_BOUND / PM_Total if perf_metrics else "
-                                   "TOPDOWN.BACKEND_BOUND_SLOTS / Info_Thread_SLOTS (import,"),
+  EXPECT_NE(with_fallback.out.find("  fallback:  PERF_METRICS.BACKEND_BOUND / (PERF_METRICS.FRONTEND_BOUND + "
+                                   "PERF_METRICS.BAD_SPECULATION + PERF_METRICS.RETIRING + PERF_METRICS.BACKEND_BOUND) "
+                                   "if perf_metrics else TOPDOWN.BACKEND_BOUND_SLOTS / Info_Thread_SLOTS (import,"),
             std::string::npos)
       << with_fallback.out;
 }
