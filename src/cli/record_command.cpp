@@ -96,7 +96,7 @@ int run_record(const RecordOptions& options) {
   const perf::SampleRate rate = settings::sample_rate(options);
   const perf::CallStacks call_stacks = settings::call_stacks(options);
   if (live.print_perf) {
-    emit("", perf_record_command(plan, live.command, rate, call_stacks));
+    emit("", assumed_pmu_note(plan, context.cpu) + perf_record_command(plan, live.command, rate, call_stacks));
     return 0;
   }
   settings::check_recordable(options, context.cpu, context.model);
