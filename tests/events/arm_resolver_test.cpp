@@ -73,10 +73,10 @@ TEST(ArmResolver, AnotherMachinesArmModelUsesTheRawTypeOnArmv8Pmuv3) {
 }
 
 TEST(ArmResolver, AFixtureSysfsNamesItsOwnCorePmu) {
-  const Encoding mispredicts = fixture_resolver("sysfs-biglittle", "arm-c1-pro").resolve("BR_MIS_PRED");
-  EXPECT_EQ(mispredicts.perf_spelling(), "armv8_pmuv3_0/config=0x10,name=BR_MIS_PRED/");
-  const Encoding big = fixture_resolver("sysfs-biglittle", "arm-c1-ultra").resolve("BR_MIS_PRED");
-  EXPECT_EQ(big.perf_spelling(), "armv8_pmuv3_1/config=0x10,name=BR_MIS_PRED/");
+  const Encoding little = fixture_resolver("sysfs-biglittle", "arm-c1-pro").resolve("STALL_SLOT");
+  EXPECT_EQ(little.perf_spelling(), "armv8_pmuv3_0/config=0x3f,name=STALL_SLOT/");
+  const Encoding big = fixture_resolver("sysfs-biglittle", "arm-c1-ultra").resolve("STALL_SLOT");
+  EXPECT_EQ(big.perf_spelling(), "armv8_pmuv3_1/config=0x3f,name=STALL_SLOT/");
 }
 
 }  // namespace
