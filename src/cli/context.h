@@ -23,19 +23,28 @@ model::Model choose_model(const cpu::CpuId& cpu, const std::string& cpu_override
                           const std::string& model_file = "");
 
 // The model of each core type: choose_model's and, on a hybrid CPU (its
-// companion key, without a metrics file), its other core type's.
-std::vector<model::Model> core_type_models(const cpu::CpuId& cpu, const std::string& cpu_override,
+// companion key, without a metrics file), its other core type's; on an Arm
+// CPU with several core kinds, each kind's (model::with_core_kinds).
+std::vector<model::Model> core_type_models(const cpu::CpuInfo& cpu, const std::string& cpu_override,
                                            const std::string& metrics_file);
-// `model` and, unless it was read from a metrics file, its companion.
-std::vector<model::Model> core_type_models(model::Model model, const std::string& metrics_file);
+// `model` and, unless it was read from a metrics file, its companion or the
+// models of `cpu`'s other core kinds.
+std::vector<model::Model> core_type_models(model::Model model, const cpu::CpuInfo& cpu,
+                                           const std::string& metrics_file);
 
-// The resolver for `model`: this machine's PMUs when the model is this CPU's,
-// else the model's CPU's alone.
+// The resolver for `model`: this machine's PMUs when the model is this CPU's
+// (or one of its core kinds'), else the model's CPU's alone.
 events::Resolver resolver_for(const model::Model& model, const cpu::CpuInfo& cpu);
 
-// Detects the CPU and loads the model for it (or for `cpu_override`, or from
-// `model_file`, and from `metrics_file` when given).
+// This machine's CPU (its counters checked when `check` says), or with a
+// `root` the one whose /sys and /proc copies are ROOT/sys and ROOT/proc
+// (--root; its counters are never checked).
+cpu::CpuInfo detect_cpu(const std::string& root, cpu::CounterCheck check = cpu::CounterCheck::Run);
+
+// Detects the CPU (below `root` when given) and loads the model for it (or
+// for `cpu_override`, or from `model_file`, and from `metrics_file` when
+// given).
 Context make_context(const std::string& cpu_override, const std::string& metrics_file = "",
-                     const std::string& model_file = "");
+                     const std::string& model_file = "", const std::string& root = "");
 
 }  // namespace topdown::cli

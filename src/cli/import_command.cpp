@@ -200,12 +200,15 @@ class FileAnalysis {
 };
 
 // The analyses of one file: one model's, or, for a hybrid CPU's file (rows
-// cpu_core/EVENT/ and cpu_atom/EVENT/), the model of each core type it
-// counts on with that type's rows (import/hybrid.h).
+// cpu_core/EVENT/ and cpu_atom/EVENT/; an Arm big.LITTLE system's
+// armv8_pmuv3_0/EVENT/, armv8_pmuv3_1/EVENT/), the model of each core type
+// it counts on with that type's rows (import/hybrid.h).
 class CoreTypeAnalyses {
  public:
   explicit CoreTypeAnalyses(const ImportOptions& options)
-      : options_(options), models_(core_type_models(cpu::read_cpuid(), options.cpu, options.metrics_file)) {}
+      : options_(options),
+        models_(
+            core_type_models(detect_cpu(options.root, cpu::CounterCheck::Skip), options.cpu, options.metrics_file)) {}
 
   const model::Model& model() const { return models_.front(); }
   const model::RunVariables& vars() const { return analyses_.front().analysis->vars(); }
@@ -250,14 +253,21 @@ class CoreTypeAnalyses {
       if (std::find(core_pmus_.begin(), core_pmus_.end(), model.pmu) == core_pmus_.end()) continue;
       analyses_.push_back({model.pmu, std::make_unique<FileAnalysis>(options_, model)});
     }
+    if (analyses_.empty() && model().cpus.front().vendor == cpu::Vendor::Arm) {
+      throw Error(options_.file + ": its rows are counted on " + join(core_pmus_, " and ") +
+                  ", the core PMUs of a big.LITTLE system, and which kind of core each counts on is that "
+                  "machine's to tell: import there, or give a copy of its /sys as DIR/sys with --root DIR");
+    }
     if (analyses_.empty()) {
       throw Error(options_.file + ": its rows are counted on " + join(core_pmus_, " and ") +
                   ", the core types of a hybrid CPU, and model " + model().name +
                   " counts on neither; use --cpu with the P-core model of that CPU, such as --cpu adl");
     }
     if (!options_.report.html.empty() && analyses_.size() > 1) {
+      const std::string one_type =
+          model().companion.empty() ? "" : ", or import one type with --cpu " + model().companion;
       throw Error(options_.file + ": --html draws one tree, and this file has one per core type (" +
-                  join(core_pmus_, ", ") + "); leave out --html, or import one type with --cpu " + model().companion);
+                  join(core_pmus_, ", ") + "); leave out --html" + one_type);
     }
   }
 

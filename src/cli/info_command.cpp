@@ -1,5 +1,3 @@
-#include <filesystem>
-
 #include <fmt/format.h>
 
 #include "cli/commands.h"
@@ -38,10 +36,7 @@ std::string core_kind_lines(const cpu::CpuInfo& cpu) {
 }  // namespace
 
 int run_info(const std::string& root) {
-  namespace fs = std::filesystem;
-  const cpu::CpuInfo cpu = root.empty()
-                               ? cpu::detect()
-                               : cpu::detect(fs::path(root) / "sys", fs::path(root) / "proc", cpu::CounterCheck::Skip);
+  const cpu::CpuInfo cpu = detect_cpu(root);
   std::string out;
   out += fmt::format("cpu:            {} family 0x{:X} model 0x{:X} stepping {} ({})\n", cpu.id.vendor_string,
                      cpu.id.family, cpu.id.model, cpu.id.stepping, cpu.id.brand);

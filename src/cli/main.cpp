@@ -109,6 +109,11 @@ int main(int argc, char** argv) {
   stat_command->add_flag("--print-groups", stat.print_groups, "Print the counter groups and exit");
   stat_command->add_flag("--print-perf", stat.print_perf,
                          "Print the perf stat command that collects the same, and exit");
+  stat_command
+      ->add_option("--root", stat.root,
+                   "With --print-groups or --print-perf: plan for the machine whose /sys and /proc copies are "
+                   "ROOT/sys and ROOT/proc")
+      ->check(CLI::ExistingDirectory);
   add_toggle_option(*stat_command, "--smt", stat.smt, "Plan for SMT on or off (default: this machine's)");
   add_toggle_option(
       *stat_command, "--perf-metrics", stat.perf_metrics,
@@ -133,6 +138,11 @@ int main(int argc, char** argv) {
   add_per_unit_options(*import_command, imported.per);
   import_command->add_option("--topology", imported.topology,
                              "lscpu -p=CPU,CORE,SOCKET output of the measured machine (default: this machine's)");
+  import_command
+      ->add_option("--root", imported.root,
+                   "Read the measured machine's CPU from ROOT/sys and ROOT/proc (copies of its /sys and /proc): "
+                   "its model and, on big.LITTLE, which core PMU counts which kind")
+      ->check(CLI::ExistingDirectory);
 
   RecordOptions record;
   auto* record_command = add_record_command(app, record);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "events/sysfs_events.h"
+
 namespace topdown::cli {
 namespace {
 
@@ -96,6 +98,23 @@ std::string perf_record_command(const schedule::Plan& plan, const std::vector<st
   text += "perf record " + rate_option + events + " -o " + file +
           (command.empty() ? " -- CMD" : " --" + command_line(command)) + "\n";
   return text;
+}
+
+}  // namespace topdown::cli
+
+namespace topdown::cli {
+
+std::string assumed_pmu_note(const schedule::Plan& plan, const cpu::CpuInfo& cpu) {
+  const std::string assumed(events::kAssumedArmCorePmu);
+  const bool guessed =
+      !cpu.find_pmu(assumed) && std::any_of(plan.groups.begin(), plan.groups.end(),
+                                            [&](const schedule::Group& group) { return group.pmu == assumed; });
+  if (!guessed) return "";
+  return "# " + assumed +
+         " is assumed: the name Linux gives the Arm core PMU on ACPI servers (Graviton, Grace, Axion,\n"
+         "# Cobalt, Altra); this machine has none. Check with ls /sys/bus/event_source/devices on the machine\n"
+         "# that counts, and write its core PMU's name (armv8_cortex_a76, ...) in place of " +
+         assumed + "\n";
 }
 
 }  // namespace topdown::cli

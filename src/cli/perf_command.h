@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cpu/cpu_info.h"
 #include "perf/sampling.h"
 #include "schedule/plan.h"
 
@@ -30,5 +31,14 @@ namespace topdown::cli {
 std::string perf_record_command(const schedule::Plan& plan, const std::vector<std::string>& command,
                                 const perf::SampleRate& rate, const perf::CallStacks& call_stacks,
                                 const std::string& file = "perf.data");
+
+}  // namespace topdown::cli
+
+namespace topdown::cli {
+
+// Comment lines for the top of a printed perf command: the plan's Arm core
+// PMU was named by guess (`cpu` registers no such PMU), and where to find
+// its real name on the machine that counts. Empty when nothing was guessed.
+std::string assumed_pmu_note(const schedule::Plan& plan, const cpu::CpuInfo& cpu);
 
 }  // namespace topdown::cli

@@ -114,7 +114,8 @@ int run_record(const RecordOptions& options) {
   const perf::SampleRate rate = settings::sample_rate(options);
   const perf::CallStacks call_stacks = settings::call_stacks(options);
   if (live.print_perf) {
-    emit("", print_record_commands(types, live.command, rate, call_stacks));
+    emit("", assumed_pmu_note(types.front().plan, context.cpu) +
+                 print_record_commands(types, live.command, rate, call_stacks));
     return 0;
   }
   settings::check_recordable(options, context.cpu, context.model);

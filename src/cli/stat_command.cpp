@@ -12,15 +12,16 @@ namespace topdown::cli {
 namespace {
 
 // --print-groups, --print-perf: the plan of each core type's tree, the
-// one tree's or, on a hybrid CPU, the P-cores' and the E-cores', each with
-// its own counters on its own PMU.
-int print_plans(const StatOptions& options, const std::vector<CoreTypePlan>& plans) {
+// one tree's or, on a hybrid CPU, the P-cores' and the E-cores' (on Arm
+// big.LITTLE each core kind's), each with its own counters on its own PMU.
+int print_plans(const StatOptions& options, const cpu::CpuInfo& cpu, const std::vector<CoreTypePlan>& plans) {
   const bool hybrid = plans.size() > 1;
   std::string out;
+  if (options.print_perf) out += assumed_pmu_note(plans.front().plan, cpu);
   if (options.print_perf && hybrid) {
     out +=
-        "# a hybrid CPU: each core type's tree counts on its own PMU, into its own file (perf names an\n"
-        "# event it is given a name for without its PMU, so one file could not tell the types apart)\n";
+        "# cores of several types: each type's tree counts on its own PMU, into its own file (perf names\n"
+        "# an event it is given a name for without its PMU, so one file could not tell the types apart)\n";
   }
   for (const CoreTypePlan& type : plans) {
     const model::Model& model = type.model;
@@ -42,16 +43,14 @@ int print_plans(const StatOptions& options, const std::vector<CoreTypePlan>& pla
 }  // namespace
 
 int run_stat(const StatOptions& options) {
-  Context context = make_context(options.cpu, options.metrics_file, options.model_file);
-  if (options.print_groups || options.print_perf) return print_plans(options, core_type_plans(options, context));
-  if (!context.model.companion.empty() && settings::plans_by_core_type(context.cpu, context.model)) {
-    return count_core_types(options, context.cpu, core_type_plans(options, context));
+  Context context = make_context(options.cpu, options.metrics_file, options.model_file, options.root);
+  std::vector<CoreTypePlan> plans = core_type_plans(options, context);
+  if (options.print_groups || options.print_perf) return print_plans(options, context.cpu, plans);
+  if (plans.size() > 1 && settings::plans_by_core_type(context.cpu, plans.front().model)) {
+    return count_core_types(options, context.cpu, plans);
   }
-  const settings::StatPlanning planning = settings::plan_stat(options, context.cpu, context.model);
-  const model::RunVariables& vars = planning.vars;
-  schedule::Plan plan = schedule::make_plan(context.model, vars, planning.selection, context.resolver, planning.budget);
   settings::check_countable(options, context.cpu, context.model);
-  return count_and_report(options, context, plan, vars);
+  return count_and_report(options, context, plans.front().plan, plans.front().vars);
 }
 
 }  // namespace topdown::cli

@@ -26,7 +26,7 @@ struct CountedType {
 
 std::vector<CoreTypePlan> core_type_plans(const StatOptions& options, const Context& context) {
   std::vector<CoreTypePlan> plans;
-  for (model::Model& model : core_type_models(context.model, options.metrics_file)) {
+  for (model::Model& model : core_type_models(context.model, context.cpu, options.metrics_file)) {
     const events::Resolver resolver = resolver_for(model, context.cpu);
     const settings::StatPlanning planning = settings::plan_stat(options, context.cpu, model);
     schedule::Plan plan = schedule::make_plan(model, planning.vars, planning.selection, resolver, planning.budget);

@@ -54,6 +54,9 @@ struct CpuInfo {
   // The kernel offers Intel's PERF_METRICS fields as events (topdown-retiring
   // and the others; Ice Lake and later).
   bool topdown_metrics = false;
+  // The sysfs this was read from: /sys, or a copy of another machine's,
+  // whose PMUs (bus/event_source/devices) resolve the events too.
+  std::filesystem::path sysfs_root = "/sys";
 
   const PmuInfo* find_pmu(std::string_view name) const;
   // "cpu" (or "cpu_core") PMU present, or an Arm core PMU.

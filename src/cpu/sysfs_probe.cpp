@@ -113,6 +113,7 @@ const PmuInfo* CpuInfo::arm_core_pmu_of(const CoreKind& kind) const {
 
 CpuInfo detect(const fs::path& sysfs_root, const fs::path& procfs_root, CounterCheck check) {
   CpuInfo info;
+  info.sysfs_root = sysfs_root;
   info.core_kinds = read_core_kinds(sysfs_root);
   info.id = info.core_kinds.empty() ? read_cpuid() : main_core_kind(info.core_kinds).id;
   const fs::path cpu_dir = sysfs_root / "devices" / "system" / "cpu";

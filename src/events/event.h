@@ -79,7 +79,7 @@ struct ResolverConfig {
   // tables') and raw rNNN events mean: a hybrid CPU's cpu_core or cpu_atom
   // (the model's pmu key), or on Arm the PMU of the model's core kind.
   // Empty: "cpu", "cpu_core" where sysfs has no "cpu", or the first Arm core
-  // PMU.
+  // PMU (for an Arm CPU whose sysfs has none, kAssumedArmCorePmu).
   std::string core_pmu;
 };
 

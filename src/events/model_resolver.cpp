@@ -22,6 +22,7 @@ ResolverConfig resolver_config(const model::Model& model, const cpu::CpuInfo& cp
     config.tables.push_back(model.source.parent_path() / "events" / (table + ".events"));
   }
   config.pfm_pmu = model.pfm_pmu.empty() ? "-" : model.pfm_pmu;
+  config.sysfs_devices = cpu.sysfs_root / "bus" / "event_source" / "devices";
   config.core_pmu = model.pmu.empty() ? arm_core_pmu(model, cpu) : model.pmu;
   return config;
 }

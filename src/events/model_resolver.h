@@ -8,7 +8,8 @@ namespace topdown::events {
 
 // Tables come from the events/ folder beside the model file, in the order the
 // model lists them (the first that knows an event wins); core events open on
-// the model's pmu (cpu_core or cpu_atom of a hybrid CPU); a model without a
+// the model's pmu (cpu_core or cpu_atom of a hybrid CPU, an Arm core kind's),
+// as the sysfs `cpu` was read from registers it; a model without a
 // libpfm4 PMU does not consult libpfm4 at all, so that the host's PMU never
 // answers for another CPU.
 ResolverConfig resolver_config(const model::Model& model, const cpu::CpuInfo& cpu);

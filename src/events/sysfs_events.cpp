@@ -21,7 +21,9 @@ SysfsPmus::SysfsPmus(fs::path devices_dir, cpu::Vendor vendor, std::string core_
   // model for one kind names its PMU through ResolverConfig::core_pmu.
   const std::vector<cpu::PmuInfo> pmus = cpu::read_pmus(devices_dir_);
   const auto arm_core = std::find_if(pmus.begin(), pmus.end(), cpu::is_arm_core_pmu);
-  if (arm_core != pmus.end()) core_pmu_ = arm_core->name;
+  // Arm's perf has no "cpu" PMU: without one in sysfs (another CPU's model,
+  // an import), the name ACPI servers give it.
+  core_pmu_ = arm_core != pmus.end() ? arm_core->name : std::string(kAssumedArmCorePmu);
 }
 
 fs::path SysfsPmus::pmu_dir(std::string_view pmu) const { return devices_dir_ / std::string(pmu); }

@@ -20,14 +20,18 @@ namespace topdown::events {
 // in "uncore_cha": 3); nullopt for a PMU of another family or none.
 std::optional<unsigned long> box_number(std::string_view pmu, std::string_view family);
 
+// The Arm core PMU's name when sysfs has none to tell it: the one ACPI
+// servers (Graviton, Grace, Axion, Cobalt, Altra) register.
+inline constexpr std::string_view kAssumedArmCorePmu = "armv8_pmuv3_0";
+
 class SysfsPmus {
  public:
   // `core_pmu` as ResolverConfig::core_pmu.
   SysfsPmus(std::filesystem::path devices_dir, cpu::Vendor vendor, std::string core_pmu = "");
 
   // "cpu", the core PMU of one core type on hybrid Intel parts, or the Arm
-  // core PMU (armv8_pmuv3_0, ...); a spelling cpu/.../ and raw rNNN events
-  // mean it.
+  // core PMU (armv8_pmuv3_0, ...; kAssumedArmCorePmu when sysfs has none); a
+  // spelling cpu/.../ and raw rNNN events mean it.
   const std::string& core_pmu() const { return core_pmu_; }
   // Throws topdown::Error when the PMU is not registered.
   uint32_t type(std::string_view pmu) const;

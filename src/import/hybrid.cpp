@@ -3,23 +3,26 @@
 #include <algorithm>
 #include <optional>
 
+#include "perf/open_failure.h"
+
 namespace topdown::import {
 namespace {
 
 struct CoreEvent {
-  std::string_view pmu;   // "cpu_atom"
+  std::string_view pmu;   // "cpu_atom", "armv8_pmuv3_1"
   std::string_view rest;  // what follows "cpu_atom/"
+  bool arm = false;       // an Arm core PMU's
 };
 
 std::optional<CoreEvent> split_core_event(std::string_view name) {
-  if (!name.starts_with("cpu_")) return std::nullopt;
   const size_t slash = name.find('/');
   if (slash == std::string_view::npos) return std::nullopt;
   const std::string_view pmu = name.substr(0, slash);
   const bool word = std::all_of(pmu.begin(), pmu.end(),
                                 [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
-  if (!word) return std::nullopt;
-  return CoreEvent{pmu, name.substr(slash + 1)};
+  const bool arm = perf::is_arm_core_pmu(pmu, false);
+  if (!word || !(pmu.starts_with("cpu_") || arm)) return std::nullopt;
+  return CoreEvent{pmu, name.substr(slash + 1), arm};
 }
 
 std::vector<std::string> names_for(const std::vector<std::string>& names, std::string_view pmu,
@@ -63,10 +66,16 @@ std::optional<std::string> core_type_name(std::string_view name, std::string_vie
 
 std::vector<std::string> core_pmus_of(const std::vector<std::string>& events) {
   std::vector<std::string> pmus;
+  std::vector<std::string> arm_pmus;
   for (const std::string& event : events) {
     const auto core = split_core_event(event);
-    if (core && std::find(pmus.begin(), pmus.end(), core->pmu) == pmus.end()) pmus.emplace_back(core->pmu);
+    if (!core) continue;
+    std::vector<std::string>& found = core->arm ? arm_pmus : pmus;
+    if (std::find(found.begin(), found.end(), core->pmu) == found.end()) found.emplace_back(core->pmu);
   }
+  // One Arm core PMU is the CPU's only one (some kernels name it in every
+  // row): the rows of one tree.
+  if (arm_pmus.size() > 1) pmus.insert(pmus.end(), arm_pmus.begin(), arm_pmus.end());
   std::sort(pmus.begin(), pmus.end());
   return pmus;
 }

@@ -1,8 +1,9 @@
 #pragma once
 // perf stat on a hybrid CPU counts each core type on its own PMU and names
 // its rows so: cpu_core/INST_RETIRED.ANY/ for the P-cores,
-// cpu_atom/INST_RETIRED.ANY/ for the E-cores. Each core type's tree reads
-// only its own rows.
+// cpu_atom/INST_RETIRED.ANY/ for the E-cores; on an Arm big.LITTLE system
+// armv8_pmuv3_0/stall_slot/, armv8_pmuv3_1/stall_slot/, one PMU per core
+// kind. Each core type's tree reads only its own rows.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,8 +14,8 @@
 namespace topdown::import {
 
 // The core PMUs the file's event names are counted on ("cpu_atom",
-// "cpu_core": a name "cpu_X/.../"), sorted; empty for a CPU with one kind
-// of core.
+// "cpu_core": a name "cpu_X/.../"; two or more Arm core PMUs, "armv8_pmuv3_0/.../"),
+// sorted; empty for a CPU with one kind of core.
 std::vector<std::string> core_pmus_of(const std::vector<std::string>& events);
 
 // The name a file's event `name` has in the tree of `pmu`'s core type:

@@ -113,6 +113,9 @@ struct ModelHeader {
   std::filesystem::path source;
 
   bool matches(const cpu::CpuId& id) const;
+  // The model is for `cpu`: for its id, or for one of its core kinds (an Arm
+  // big.LITTLE system's little cores).
+  bool runs_on(const cpu::CpuInfo& cpu) const;
   bool operator==(const ModelHeader&) const = default;
 };
 
@@ -152,5 +155,14 @@ Model select_model(const std::filesystem::path& dir, const cpu::CpuId& id, const
 // from `dir` (which must be of another PMU and core type, else Error naming
 // both models).
 std::vector<Model> with_companion(Model model, const std::filesystem::path& dir);
+
+// The model of each core kind of an Arm CPU with several (big.LITTLE), when
+// `model` is one of theirs: each bound to the core PMU that counts on its
+// kind (`pmu`) and named in reports by its title (`core_type`): `model`'s
+// kind first, then the kinds Linux numbers last (the big cores) first. A
+// kind without a model in `dir`
+// or without a core PMU is left out. Just `model` on other CPUs, or when
+// fewer than two kinds are left.
+std::vector<Model> with_core_kinds(Model model, const cpu::CpuInfo& cpu, const std::filesystem::path& dir);
 
 }  // namespace topdown::model

@@ -16,13 +16,18 @@ namespace topdown::schedule {
 // The counters a group may use.
 struct CounterBudget {
   int general = 4;  // general counters that really count (after the health check)
-  int fixed = 0;    // Intel fixed counters (0..3 by index)
+  int fixed = 0;    // fixed counters (0..3 by index on Intel; Arm's cycle counter is 0)
 };
+
+// Arm reports no counter count to user space: without the health check (no
+// PMU, not permitted, another machine's CPU) plans count on the six event
+// counters of Neoverse N1, V1, N2 and V2, beside the cycle counter.
+inline constexpr int kArmEventCountersWithoutCheck = 6;
 
 // The counters a plan may use on this machine: the general counters the
 // health check found counting (else what the CPU reports; on Arm, which
-// reports none, six), and the model's fixed counters (Intel's three when it
-// does not say).
+// reports none, kArmEventCountersWithoutCheck), and the model's fixed
+// counters (Intel's three when it does not say; Arm's cycle counter).
 CounterBudget host_budget(const cpu::CpuInfo& cpu, const model::Model& model);
 
 struct Selection {

@@ -20,18 +20,30 @@ std::optional<std::string> untagged(std::string_view pmu, std::string_view name)
   return std::string(name.substr(pmu.size() + 1, name.size() - pmu.size() - 2));
 }
 
+// The core PMUs of a CPU with cores of several types, one each: hybrid
+// Intel's cpu_core and cpu_atom, an Arm big.LITTLE system's core PMUs (each
+// with the CPUs of its kind).
+std::vector<cpu::PmuInfo> core_type_pmus(const cpu::CpuInfo& cpu) {
+  std::vector<cpu::PmuInfo> pmus = cpu.hybrid_core_pmus();
+  if (cpu.core_kinds.size() < 2) return pmus;
+  for (const cpu::PmuInfo& pmu : cpu.arm_core_pmus()) {
+    if (!pmu.cpus.empty()) pmus.push_back(pmu);
+  }
+  return pmus;
+}
+
 }  // namespace
 
 CoreTypePlacement core_type_placement(const cpu::CpuInfo& cpu, const model::Model& model,
                                       const collect::Target& target) {
-  const std::vector<cpu::PmuInfo> core_types = cpu.hybrid_core_pmus();
+  const std::vector<cpu::PmuInfo> core_types = core_type_pmus(cpu);
   const auto pmu = std::find_if(core_types.begin(), core_types.end(),
                                 [&](const cpu::PmuInfo& candidate) { return candidate.name == model.pmu; });
   if (pmu == core_types.end()) {
     std::vector<std::string> names;
     for (const cpu::PmuInfo& core_type : core_types) names.push_back(core_type.name);
     throw Error("model " + model.name + " counts on the PMU '" + (model.pmu.empty() ? "cpu" : model.pmu) +
-                "', and this CPU's core PMUs are " + (names.empty() ? "not hybrid" : join(names, ", ")) +
+                "', and this CPU's core PMUs are " + (names.empty() ? "not of several types" : join(names, ", ")) +
                 "; use the model of this CPU (leave out --cpu and --model)");
   }
   CoreTypePlacement placement{model.core_type, pmu->name, pmu->type, pmu->cpus};
@@ -44,9 +56,8 @@ CoreTypePlacement core_type_placement(const cpu::CpuInfo& cpu, const model::Mode
 }
 
 bool plans_by_core_type(const cpu::CpuInfo& cpu, const model::Model& model) {
-  if (model.pmu.empty() || !model.matches(cpu.id)) return false;
-  const std::vector<cpu::PmuInfo> core_types = cpu.hybrid_core_pmus();
-  return core_types.size() > 1;
+  if (model.pmu.empty() || !model.runs_on(cpu)) return false;
+  return core_type_pmus(cpu).size() > 1;
 }
 
 std::vector<collect::CounterGroup> core_type_groups(std::vector<collect::CounterGroup> groups,
@@ -94,8 +105,9 @@ void check_core_type_options(const StatOptions& options) {
                         : options.report.columns       ? "--columns"
                                                        : nullptr;
   if (refused) {
-    throw Error(std::string("stat counts this hybrid CPU's P-cores and E-cores as two trees, which ") + refused +
-                " does not do yet; leave out " + refused);
+    throw Error(std::string("stat counts each core type of this CPU (P-cores and E-cores, or big and little cores) "
+                            "as a tree of its own, which ") +
+                refused + " does not do yet; leave out " + refused);
   }
 }
 

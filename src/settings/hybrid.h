@@ -1,7 +1,8 @@
 #pragma once
-// Where stat counts each core type of a hybrid CPU (Alder Lake and later):
-// every core type has its own PMU, with its own perf type and CPUs, and its
-// own tree (model). Pure functions of the CPU, the model and the target.
+// Where stat counts each core type of a hybrid CPU (Alder Lake and later,
+// and Arm big.LITTLE systems, whose core kinds are its types): every core
+// type has its own PMU, with its own perf type and CPUs, and its own tree
+// (model). Pure functions of the CPU, the model and the target.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,8 +15,8 @@
 namespace topdown::settings {
 
 struct CoreTypePlacement {
-  std::string core_type;  // "P-core", as the model names it
-  std::string pmu;        // "cpu_core"
+  std::string core_type;  // "P-core", as the model names it (an Arm kind's: its title)
+  std::string pmu;        // "cpu_core", "armv8_pmuv3_1"
   int pmu_type = -1;      // perf_event_attr.type of that PMU
   // The CPUs of that type; with -a or -C the target's CPUs of that type
   // (possibly none: the type is then not counted).

@@ -35,6 +35,9 @@ struct StatOptions {
   std::vector<std::string> extra_events;  // -e
   bool print_groups = false;
   bool print_perf = false;
+  // --root DIR: plan for the machine whose /sys and /proc copies are
+  // DIR/sys and DIR/proc (--print-groups and --print-perf only).
+  std::string root;
   Toggle smt = Toggle::Auto;           // --smt on|off; Auto: this machine's
   Toggle perf_metrics = Toggle::Auto;  // --perf-metrics on|off; Auto: when the kernel offers them (on for another CPU)
   bool all_info = false;
@@ -76,6 +79,9 @@ struct ImportOptions {
   bool per_interval = false;
   aggregate::View per = aggregate::View::Global;  // --per-thread, --per-core, --per-socket; Global: one report
   std::string topology;                           // --topology FILE: `lscpu -p=CPU,CORE,SOCKET` of the measured machine
+  // --root DIR: the measured machine's /sys and /proc copies (DIR/sys,
+  // DIR/proc) tell its CPU, and on big.LITTLE which PMU counts which kind.
+  std::string root;
 };
 
 // topdown report FILE: the per-function profile of a sampled run.

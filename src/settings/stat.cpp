@@ -23,7 +23,7 @@ int cha_boxes(const cpu::CpuInfo& cpu) {
 
 StatPlanning plan_stat(const StatOptions& options, const cpu::CpuInfo& cpu, const model::Model& model) {
   StatPlanning planning;
-  planning.this_machine = model.matches(cpu.id);
+  planning.this_machine = model.runs_on(cpu);
   planning.vars.smt_enabled = resolve(options.smt, cpu.smt_enabled);
   planning.vars.perf_metrics = use_perf_metrics(options.perf_metrics, cpu, model);
   if (planning.this_machine) {
@@ -39,18 +39,20 @@ StatPlanning plan_stat(const StatOptions& options, const cpu::CpuInfo& cpu, cons
 }
 
 bool use_perf_metrics(Toggle choice, const cpu::CpuInfo& cpu, const model::Model& model) {
-  return resolve(choice, model.matches(cpu.id) ? cpu.topdown_metrics : true);
+  return resolve(choice, model.runs_on(cpu) ? cpu.topdown_metrics : true);
 }
 
 schedule::CounterBudget counter_budget(const cpu::CpuInfo& cpu, const model::Model& model, bool smt_enabled,
                                        std::optional<int> counters_override) {
   const model::ModelCounters& declared = model.counters;
-  const bool this_machine = model.matches(cpu.id);
+  const bool this_machine = model.runs_on(cpu);
   schedule::CounterBudget budget = schedule::host_budget(cpu, model);
   if (counters_override) {
     budget.general = *counters_override;
   } else if ((!this_machine || plans_by_core_type(cpu, model)) && declared.general_for(smt_enabled) > 0) {
     budget.general = static_cast<int>(declared.general_for(smt_enabled));
+  } else if (!this_machine && model.cpus.front().vendor == cpu::Vendor::Arm) {
+    budget.general = schedule::kArmEventCountersWithoutCheck;  // this machine's count says nothing of an Arm CPU's
   }
   const bool intel = (this_machine ? cpu.id.vendor : model.cpus.front().vendor) == cpu::Vendor::Intel;
   if (declared.fixed == 0) budget.fixed = intel ? 3 : 0;
@@ -58,7 +60,12 @@ schedule::CounterBudget counter_budget(const cpu::CpuInfo& cpu, const model::Mod
 }
 
 void check_countable(const StatOptions& options, const cpu::CpuInfo& cpu, const model::Model& model) {
-  if (!model.matches(cpu.id) && model.cpus.front().vendor != cpu.id.vendor) {
+  if (!options.root.empty()) {
+    throw Error("--root " + options.root +
+                " plans for the machine whose /sys copy it holds, and counts nothing here; add --print-perf or "
+                "--print-groups, or leave out --root");
+  }
+  if (!model.runs_on(cpu) && model.cpus.front().vendor != cpu.id.vendor) {
     throw Error("--cpu " + options.cpu + " chose a model for " + cpu::vendor_name(model.cpus.front().vendor) +
                 " CPUs (" + model.title + "), whose events this " + cpu::vendor_name(cpu.id.vendor) +
                 " CPU cannot count; use --print-perf or --print-groups with it, or leave out --cpu");

@@ -35,13 +35,15 @@ bool use_perf_metrics(Toggle choice, const cpu::CpuInfo& cpu, const model::Model
 // The counters a plan may use: --counters when given; for this machine's
 // model what the health check found, else what the CPU reports; for another
 // CPU's model (--cpu), or a core type's of this hybrid CPU, what the model
-// says for its SMT setting. Fixed counters
-// as the model says (Intel's three when it does not).
+// says for its SMT setting (an Arm model, which says nothing, the six event
+// counters of schedule::kArmEventCountersWithoutCheck). Fixed counters as
+// the model says (Intel's three when it does not).
 schedule::CounterBudget counter_budget(const cpu::CpuInfo& cpu, const model::Model& model, bool smt_enabled,
                                        std::optional<int> counters_override);
 
-// Throws Error when stat cannot count: a model for another vendor's CPU
-// (--cpu), or nothing to count (no command, -p, -a or -C).
+// Throws Error when stat cannot count: another machine's CPU (--root), a
+// model for another vendor's CPU (--cpu), or nothing to count (no command,
+// -p, -a or -C).
 void check_countable(const StatOptions& options, const cpu::CpuInfo& cpu, const model::Model& model);
 
 // Throws Error for options that cannot be counted together: --no-multiplex

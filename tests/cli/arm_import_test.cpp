@@ -3,7 +3,11 @@
 // raw rNNNN; both reach the model's events (README, "Arm Neoverse").
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <string>
 
 #include "../support/temp_tree.h"
 #include "run_command.h"
@@ -56,13 +60,20 @@ const char* kNeoverseV2PmuQualifiedPerf =
     "1600000000,,armv8_pmuv3_0/stall_slot_backend/,1000000000,100.00,,\n"
     "4000000,,armv8_pmuv3_0/r0022/,1000000000,100.00,,\n";
 
-void expect_neoverse_v2_values(const std::string& perf_file) {
+// The JSON report of `topdown import --cpu neoverse-v2 --smt off ARGS` of
+// `perf_file`; null when the import failed (a test failure).
+nlohmann::json import_neoverse_v2(const std::string& perf_file, const std::string& args) {
   TempTree tree;
   const auto file = tree.write("v2.csv", perf_file).string();
   const std::string out = tree.root().string() + "/out.json";
-  auto r = run_command(kTopdown + " import --cpu neoverse-v2 --smt off --info --json -o " + out + " " + file);
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto report = nlohmann::json::parse(slurp(out));
+  auto r = run_command(kTopdown + " import --cpu neoverse-v2 --smt off " + args + " --json -o " + out + " " + file);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return r.exit_code == 0 ? nlohmann::json::parse(slurp(out)) : nlohmann::json();
+}
+
+void expect_neoverse_v2_values(const std::string& perf_file) {
+  const auto report = import_neoverse_v2(perf_file, "--info");
+  ASSERT_FALSE(report.is_null());
   EXPECT_EQ(report["model"]["name"], "neoverse-v2");
   // Arm's formulas by hand, cycles C = 1e9, slots 8C:
   // frontend 3.6e9/8e9 - 1e7/C; backend 1.6e9/8e9 - 3 * 1e7/C;
@@ -95,6 +106,42 @@ TEST(ArmImport, TextNamesTheGroupsArmReadsNextUnderTheBottleneck) {
   EXPECT_NE(r.err.find("Branch_Effectiveness, ITLB_Effectiveness, L1I_Cache_Effectiveness", bottleneck),
             std::string::npos)
       << r.err;
+}
+
+// `stat --cpu neoverse-v2 --print-perf` on this (non-Arm) machine: the
+// events on the Arm core PMU's ACPI name, said to be assumed, in one group
+// (six event counters and the cycle counter); perf prints each count under
+// its name= and import reads the file back.
+TEST(ArmImport, PrintedPerfCommandCountsOnArmv8Pmuv3AndImportsBack) {
+  auto printed = run_command(kTopdown + " stat --cpu neoverse-v2 --smt off --print-perf -- true");
+  ASSERT_EQ(printed.exit_code, 0) << printed.err;
+  EXPECT_NE(printed.err.find("# armv8_pmuv3_0 is assumed"), std::string::npos) << printed.err;
+  EXPECT_EQ(printed.err.find("rotate"), std::string::npos) << printed.err;
+  const size_t command = printed.err.find("perf stat -x, -o perf.csv -e '{");
+  ASSERT_NE(command, std::string::npos) << printed.err;
+  const std::string line = printed.err.substr(command, printed.err.find('\n', command) - command);
+  EXPECT_NE(line.find("armv8_pmuv3_0/config=0x10,name=BR_MIS_PRED/"), std::string::npos) << line;
+  EXPECT_EQ(line.find("cpu/"), std::string::npos) << line;
+
+  // The counts of kNeoverseV2Perf, by the model's names.
+  const std::map<std::string, double> counts = {
+      {"CPU_CYCLES", 1e9},   {"BR_MIS_PRED", 1e7},           {"OP_RETIRED", 2.4e9},        {"OP_SPEC", 3e9},
+      {"STALL_SLOT", 5.2e9}, {"STALL_SLOT_FRONTEND", 3.6e9}, {"STALL_SLOT_BACKEND", 1.6e9}};
+  std::string perf_file;
+  const std::regex named(R"(,name=([A-Z_]+)/)");
+  for (auto it = std::sregex_iterator(line.begin(), line.end(), named); it != std::sregex_iterator(); ++it) {
+    const std::string name = (*it)[1];
+    ASSERT_TRUE(counts.count(name)) << name << " in " << line;
+    perf_file += std::to_string(static_cast<long long>(counts.at(name))) + ",," + name + ",1000000000,100.00,,\n";
+  }
+  EXPECT_EQ(std::count(perf_file.begin(), perf_file.end(), '\n'), 7);
+  const auto report = import_neoverse_v2(perf_file, "");
+  ASSERT_FALSE(report.is_null());
+  EXPECT_NEAR(value(report, "Frontend_Bound"), 3.6e9 / 8e9 - 1e7 / 1e9, 1e-12);
+  EXPECT_NEAR(value(report, "Backend_Bound"), 1.6e9 / 8e9 - 3e7 / 1e9, 1e-12);
+  EXPECT_NEAR(value(report, "Retiring"), 2.4 / 3.0 * (1 - 5.2e9 / 8e9), 1e-12);
+  EXPECT_NEAR(value(report, "Bad_Speculation"), (1 - 2.4 / 3.0) * (1 - 5.2e9 / 8e9) + 4e7 / 1e9, 1e-12);
+  EXPECT_TRUE(report["warnings"].empty()) << report["warnings"].dump();
 }
 
 }  // namespace

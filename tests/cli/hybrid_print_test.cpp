@@ -1,5 +1,8 @@
 // `topdown stat --cpu adl --print-perf` / `--print-groups`: a hybrid CPU's
-// two trees, each planned on its own PMU with its own model's counters.
+// two trees, each planned on its own PMU with its own model's counters; an
+// Arm big.LITTLE system's core kinds alike (`--root` of the fake sysfs
+// tests/data/sysfs-biglittle: C1-Pro CPUs 0-5 on armv8_pmuv3_0, C1-Ultra
+// CPUs 6-7 on armv8_pmuv3_1).
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -14,6 +17,7 @@ namespace topdown::testing {
 namespace {
 
 const std::string kTopdown = TOPDOWN_BIN;
+const std::string kBigLittle = std::string(TOPDOWN_SOURCE_DIR) + "/tests/data/sysfs-biglittle";
 
 std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
   std::vector<std::string> lines;
@@ -101,6 +105,48 @@ TEST(HybridList, NamesThePmuAndTheOtherTree) {
                      "topdown list --cpu adl_ecore"),
             std::string::npos)
       << all;
+}
+
+TEST(BigLittleStat, GroupsOfEachKindOnItsPmuBigCoresFirst) {
+  const CommandResult r = run_command(kTopdown + " stat --root " + kBigLittle + " --smt off --print-groups");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const size_t big = r.err.find("model arm-c1-ultra, Arm C1 Ultra (SMT off): ");
+  const size_t little = r.err.find("model arm-c1-pro, Arm C1 Pro (SMT off): ");
+  ASSERT_NE(big, std::string::npos) << r.err;
+  ASSERT_NE(little, std::string::npos) << r.err;
+  ASSERT_LT(big, little);
+  const std::string big_groups = r.err.substr(big, little - big);
+  const std::string little_groups = r.err.substr(little);
+  EXPECT_NE(big_groups.find("[armv8_pmuv3_1, "), std::string::npos) << big_groups;
+  EXPECT_EQ(big_groups.find("[armv8_pmuv3_0, "), std::string::npos) << big_groups;
+  EXPECT_NE(little_groups.find("[armv8_pmuv3_0, "), std::string::npos) << little_groups;
+  EXPECT_EQ(little_groups.find("[armv8_pmuv3_1, "), std::string::npos) << little_groups;
+  EXPECT_NE(big_groups.find("on 6 general counters + 1 fixed"), std::string::npos) << big_groups;
+  EXPECT_NE(big_groups.find(" CPU_CYCLES(fixed)"), std::string::npos) << big_groups;
+}
+
+TEST(BigLittleStat, OnePerfCommandPerKindOnItsPmu) {
+  const CommandResult r = run_command(kTopdown + " stat --root " + kBigLittle + " --smt off --print-perf -- ./app");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("is assumed"), std::string::npos) << "the fixture names its PMUs: " << r.err;
+  const std::vector<std::string> commands = lines_starting(r.err, "perf stat -x,");
+  ASSERT_EQ(commands.size(), 2u) << r.err;
+  EXPECT_TRUE(commands[0].starts_with("perf stat -x, -o perf-armv8_pmuv3_1.csv -e '")) << commands[0];
+  EXPECT_TRUE(commands[1].starts_with("perf stat -x, -o perf-armv8_pmuv3_0.csv -e '")) << commands[1];
+  EXPECT_NE(commands[0].find("armv8_pmuv3_1/config=0x11,name=CPU_CYCLES/"), std::string::npos) << commands[0];
+  EXPECT_EQ(commands[0].find("armv8_pmuv3_0/"), std::string::npos) << commands[0];
+  EXPECT_NE(commands[1].find("armv8_pmuv3_0/config=0x11,name=CPU_CYCLES/"), std::string::npos) << commands[1];
+  EXPECT_EQ(commands[1].find("armv8_pmuv3_1/"), std::string::npos) << commands[1];
+  EXPECT_NE(r.err.find("topdown import --cpu arm-c1-ultra --smt off -l 1 perf-armv8_pmuv3_1.csv"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("topdown import --cpu arm-c1-pro --smt off -l 1 perf-armv8_pmuv3_0.csv"), std::string::npos)
+      << r.err;
+}
+
+TEST(BigLittleStat, AnotherMachinesCopyIsNotCounted) {
+  const CommandResult r = run_command(kTopdown + " stat --root " + kBigLittle + " -- true");
+  EXPECT_EQ(r.exit_code, 125);
+  EXPECT_NE(r.err.find("counts nothing here; add --print-perf or --print-groups"), std::string::npos) << r.err;
 }
 
 }  // namespace

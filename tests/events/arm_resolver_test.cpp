@@ -58,11 +58,25 @@ TEST(ArmResolver, BigLittleModelCountsOnItsCoreKindsPmu) {
   EXPECT_EQ(little.config, kInstRetired);
 }
 
-TEST(ArmResolver, AnotherMachinesArmModelUsesTheRawType) {
+// Arm's perf has no "cpu" PMU: without a sysfs to name it, the core PMU is
+// the one ACPI servers register, and the cycles its cycle counter's.
+TEST(ArmResolver, AnotherMachinesArmModelUsesTheRawTypeOnArmv8Pmuv3) {
   const Resolver resolver(offline_resolver_config(model::select_model(kModels, {}, "neoverse-v2")));
   const Encoding cycles = resolver.resolve("CPU_CYCLES");
   EXPECT_EQ(cycles.type, 4u);  // PERF_TYPE_RAW
   EXPECT_EQ(cycles.config, kCpuCycles);
+  EXPECT_EQ(cycles.pmu, "armv8_pmuv3_0");
+  EXPECT_EQ(cycles.fixed_counter, 0);
+  const Encoding mispredicts = resolver.resolve("BR_MIS_PRED");
+  EXPECT_EQ(mispredicts.perf_spelling(), "armv8_pmuv3_0/config=0x10,name=BR_MIS_PRED/");
+  EXPECT_FALSE(mispredicts.fixed_counter.has_value());
+}
+
+TEST(ArmResolver, AFixtureSysfsNamesItsOwnCorePmu) {
+  const Encoding little = fixture_resolver("sysfs-biglittle", "arm-c1-pro").resolve("STALL_SLOT");
+  EXPECT_EQ(little.perf_spelling(), "armv8_pmuv3_0/config=0x3f,name=STALL_SLOT/");
+  const Encoding big = fixture_resolver("sysfs-biglittle", "arm-c1-ultra").resolve("STALL_SLOT");
+  EXPECT_EQ(big.perf_spelling(), "armv8_pmuv3_1/config=0x3f,name=STALL_SLOT/");
 }
 
 }  // namespace

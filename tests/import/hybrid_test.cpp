@@ -89,5 +89,23 @@ TEST(Hybrid, PerCpuRowsKeepOnlyTheCpusOfTheCoreType) {
   EXPECT_EQ(p_cores.places[0].sample.find("cpu_atom/INST_RETIRED.ANY/"), nullptr);
 }
 
+// An Arm big.LITTLE system's rows, one core PMU per kind; an Arm CPU of
+// one kind whose kernel names its one core PMU in every row is not split.
+TEST(Hybrid, TwoArmCorePmusAreTwoCoreTypes) {
+  const auto file = read_whole(
+      "2000000,,armv8_pmuv3_0/cpu_cycles/,1000000,100.00,,\n"
+      "700000,,armv8_pmuv3_0/r0225/,1000000,100.00,,\n"
+      "3000000,,armv8_pmuv3_1/cpu_cycles/,1000000,100.00,,\n"
+      "9000000,,arm_cmn_0/config=0x1/,5000000,100.00,,\n");
+  const std::vector<std::string> arm_pmus = {"armv8_pmuv3_0", "armv8_pmuv3_1"};
+  EXPECT_EQ(core_pmus_of(file.info.events), arm_pmus);
+  const Interval little = core_type_interval(file.whole, "armv8_pmuv3_0", arm_pmus);
+  EXPECT_EQ(names(little), (std::vector<std::string>{"arm_cmn_0/config=0x1/", "cpu_cycles", "r0225"}));
+  EXPECT_DOUBLE_EQ(value_of(little, "cpu_cycles"), 2000000);
+  const Interval big = core_type_interval(file.whole, "armv8_pmuv3_1", arm_pmus);
+  EXPECT_DOUBLE_EQ(value_of(big, "cpu_cycles"), 3000000);
+  EXPECT_TRUE(core_pmus_of({"armv8_pmuv3_0/cpu_cycles/", "armv8_pmuv3_0/r0008/", "arm_cmn_0/config=0x1/"}).empty());
+}
+
 }  // namespace
 }  // namespace topdown::import

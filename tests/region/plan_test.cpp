@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <regex>
 
 #include "fake_reader.h"
@@ -57,6 +58,24 @@ TEST(RegionPlan, ZenFourLevelOneFitsToo) {
   const Counting counting = plan_counting(zen4, std::nullopt, source_models(1));
   EXPECT_EQ(counting.method_name, "model zen4");
   EXPECT_EQ(counting.attrs.size(), 5u);
+}
+
+// On arm64 (tests/data/sysfs-neoverse-v2, health check not run: six event
+// counters) level 1's seven events are one group: CPU_CYCLES on the cycle
+// counter, every event on the fixture's core PMU (type 10).
+TEST(RegionPlan, NeoverseV2LevelOneIsOneGroupWithTheCycleCounter) {
+  const std::filesystem::path root = TOPDOWN_SOURCE_DIR "/tests/data/sysfs-neoverse-v2";
+  const cpu::CpuInfo v2 = cpu::detect(root / "sys", root / "proc", cpu::CounterCheck::Skip);
+  const Counting counting = plan_counting(v2, std::nullopt, source_models(1));
+  EXPECT_EQ(counting.method_name, "model neoverse-v2");
+  ASSERT_EQ(counting.attrs.size(), 7u);
+  int cycles = 0;
+  for (std::size_t i = 0; i < counting.attrs.size(); ++i) {
+    EXPECT_EQ(counting.attrs[i].type, 10u) << i;
+    EXPECT_NE(counting.attrs[i].read_format & PERF_FORMAT_GROUP, 0u) << i;
+    cycles += counting.attrs[i].config == 0x11 ? 1 : 0;  // Arm's CPU_CYCLES
+  }
+  EXPECT_EQ(cycles, 1);
 }
 
 TEST(RegionPlan, IntelWithPerfMetricsUsesThemWithoutAModel) {

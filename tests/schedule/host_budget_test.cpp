@@ -34,6 +34,8 @@ TEST(HostBudget, ArmWithoutTheHealthCheckPlansForSix) {
   cpu.working_counters.reset();
   EXPECT_EQ(cpu.reported_counters, 0);
   EXPECT_EQ(host_budget(cpu, model).general, 6);
+  model.counters.fixed = 1;  // an Arm model: the cycle counter
+  EXPECT_EQ(host_budget(cpu, model).fixed, 1);
 }
 
 }  // namespace

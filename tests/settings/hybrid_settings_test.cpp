@@ -154,8 +154,8 @@ TEST(CoreTypeOptions, WhatTwoTreesCannotDoYetIsRefusedByName) {
     FAIL() << "-r was accepted";
   } catch (const Error& error) {
     EXPECT_STREQ(error.what(),
-                 "stat counts this hybrid CPU's P-cores and E-cores as two trees, which -r does not do yet; leave "
-                 "out -r");
+                 "stat counts each core type of this CPU (P-cores and E-cores, or big and little cores) as a tree of "
+                 "its own, which -r does not do yet; leave out -r");
   }
   StatOptions html;
   html.report.html = "page.html";

@@ -89,6 +89,16 @@ TEST_F(StatSettings, AnotherCpusModelPlansAsThatCpu) {
   EXPECT_EQ(counter_budget(zen4(), no_fixed, false, std::nullopt).fixed, 3) << "Intel's three for an Intel model";
 }
 
+// An Arm model on an x86 machine: this machine's counters say nothing of
+// the Arm CPU's, which counts on six event counters and its cycle counter.
+TEST_F(StatSettings, AnArmModelElsewherePlansForSixEventCountersAndTheCycleCounter) {
+  const model::Model v2 = model::load_model(kModels / "neoverse-v2.model");
+  const schedule::CounterBudget budget = counter_budget(zen4(), v2, false, std::nullopt);
+  EXPECT_EQ(budget.general, 6);
+  EXPECT_EQ(budget.fixed, 1);
+  EXPECT_EQ(counter_budget(zen4(), v2, false, 4).general, 4) << "--counters still decides";
+}
+
 TEST(UsePerfMetrics, OnOrOffWhenAskedElseWhatTheKernelOffers) {
   const model::Model icl = model::load_model(kModels / "icl.model");
   cpu::CpuInfo old_kernel = ice_lake();
