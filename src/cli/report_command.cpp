@@ -121,7 +121,7 @@ model::Model recorded_model(const ProfileOptions& options, const std::string& re
 // else the one it was recorded with.
 std::vector<model::Model> recorded_models(const ProfileOptions& options, const recording::Header& header) {
   if (header.core_types.empty() || !options.cpu.empty() || !options.model_file.empty()) {
-    return core_type_models(recorded_model(options, header.model), "");
+    return core_type_models(recorded_model(options, header.model), cpu::CpuInfo{}, "");
   }
   std::vector<model::Model> models;
   for (const recording::CoreType& type : header.core_types) models.push_back(recorded_model(options, type.model));
@@ -301,7 +301,8 @@ int run_report(const ProfileOptions& options) {
     models = recorded_models(options, recording.header);
     symbolize(recording);
   } else {
-    models = core_type_models(choose_model(cpu::read_cpuid(), options.cpu, "", options.model_file), "");
+    const cpu::CpuInfo cpu = detect_cpu("", cpu::CounterCheck::Skip);  // perf script is read where it was recorded
+    models = core_type_models(choose_model(cpu.id, options.cpu, "", options.model_file), cpu, "");
     std::vector<events::Resolver> resolvers;
     resolvers.reserve(models.size());  // the script models point into it
     std::vector<recording::ScriptModel> script_models;
