@@ -35,13 +35,16 @@ namespace topdown::cli {
 namespace {
 
 // What a recording's file says of the machine, as import's decision reads it.
-import::FileInfo file_facts(const recording::Recording& recording, bool header_known){import::FileInfo file;
-if (header_known) {
-  file.smt_enabled = recording.header.smt_enabled;
-  file.online_cpus = recording.header.cpus_online;
+// (Written without `import` at the start of a line, which clang-format takes
+// for C++20's module import.)
+auto file_facts(const recording::Recording& recording, bool header_known) -> import::FileInfo {
+  auto file = import::FileInfo{};
+  if (header_known) {
+    file.smt_enabled = recording.header.smt_enabled;
+    file.online_cpus = recording.header.cpus_online;
+  }
+  return file;
 }
-return file;
-}  // namespace
 
 settings::ImportOptions decision_options(const ProfileOptions& options) {
   settings::ImportOptions decided;
@@ -285,7 +288,7 @@ std::vector<std::unique_ptr<CoreTypeProfile>> profile_core_types(recording::Reco
   return types;
 }
 
-}  // namespace topdown::cli
+}  // namespace
 
 int run_report(const ProfileOptions& options) {
   if (options.min_share_percent < 0 || options.min_share_percent > 100) {
