@@ -1,5 +1,6 @@
 #!/bin/sh
-# Runs the tests that start processes or threads and check times or shares,
+# Runs the tests that start processes or threads and check times or shares
+# (of the suites below, also parameterized ones: Prefix/Suite.Test),
 # ROUNDS times while stress-ng keeps every core busy, and prints how often
 # each one failed. A test that fails here will one day fail CI, which shares
 # two cores with other jobs.
@@ -12,7 +13,7 @@ suites='CgroupStat|LiveCli|LiveCliPerUnit|CompareCli|RepeatCli|RecordCli|Profile
 suites="$suites|RunWorkload[A-Za-z]*|Demo[A-Za-z]*|LiveCounting|RegionThreads|RingBuffer|Sampling[A-Za-z]*"
 suites="$suites|PerfEventLive|PerfGroupLive|RegionSoftwareModel|MultiplexLive|PercoreEvents|CommandWords"
 suites="$suites|CallStacksLive|PprofCli|ServeTls|HtmlStat"
-regex=${3:-"^($suites)\\."}
+regex=${3:-"^([A-Za-z]+/)?($suites)\\."}
 command -v stress-ng >/dev/null || { echo "loaded-tests: needs stress-ng (apt-get install stress-ng)" >&2; exit 2; }
 
 logs=$(mktemp -d)
