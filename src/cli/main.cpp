@@ -33,6 +33,12 @@ void add_metrics_file_option(CLI::App& command, std::string& file) {
                      "Tree and Info metrics from perf's metric JSON (<cpu>-metrics.json) on the --cpu model's CPU");
 }
 
+void add_retire_latencies_option(CLI::App& command, std::string& file) {
+  command.add_option("--retire-latencies", file,
+                     "Mean retire latencies of events, as Intel's perfmon publishes them (*_retire_latency.json): "
+                     "for the nodes that weigh events by them");
+}
+
 // --per-thread, --per-core, --per-socket: sets `per` to their view.
 void add_per_unit_options(CLI::App& command, topdown::aggregate::View& per) {
   using topdown::aggregate::View;
@@ -102,6 +108,7 @@ int main(int argc, char** argv) {
   add_report_options(*stat_command, stat.report);
   stat_command->add_option("--cpu", stat.cpu, "Use the model for this CPU (see `topdown list --cpu`)");
   add_metrics_file_option(*stat_command, stat.metrics_file);
+  add_retire_latencies_option(*stat_command, stat.retire_latencies);
   stat_command->add_option("--counters", stat.counters, "Usable general counters (overrides the health check)")
       ->check(CLI::Range(1, 64));
   std::vector<std::string> event_lists;
@@ -130,6 +137,7 @@ int main(int argc, char** argv) {
   add_report_options(*import_command, imported.report);
   import_command->add_option("--cpu", imported.cpu, "Use the model for this CPU (default: this machine's)");
   add_metrics_file_option(*import_command, imported.metrics_file);
+  add_retire_latencies_option(*import_command, imported.retire_latencies);
   add_toggle_option(*import_command, "--smt", imported.smt, "SMT of the measured machine (default: the file's)");
   add_toggle_option(*import_command, "--perf-metrics", imported.perf_metrics,
                     "Whether the counts came from Intel's PERF_METRICS (default: when the file has its events)");

@@ -117,4 +117,19 @@ std::string assumed_pmu_note(const schedule::Plan& plan, const cpu::CpuInfo& cpu
          assumed + "\n";
 }
 
+std::string retire_latency_note(const model::Model& model) {
+  std::string events;
+  for (const auto& [name, latency] : model.retire_latencies) {
+    if (!latency.mean) events += (events.empty() ? "" : ",") + latency.event + ":R";
+  }
+  if (events.empty()) return "";
+  return "# " + model.name +
+         "'s deeper nodes weigh events by their mean retire latency, of which Intel publishes none for this\n"
+         "# CPU: perf 6.12 or later measures them when the perf stat command also gets\n"
+         "#   --record-tpebs -e " +
+         events +
+         "\n"
+         "# (import reads its EVENT:R rows as the latencies), or give import --retire-latencies FILE.\n";
+}
+
 }  // namespace topdown::cli

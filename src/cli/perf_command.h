@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cpu/cpu_info.h"
+#include "model/model.h"
 #include "perf/sampling.h"
 #include "schedule/plan.h"
 
@@ -40,5 +41,10 @@ namespace topdown::cli {
 // PMU was named by guess (`cpu` registers no such PMU), and where to find
 // its real name on the machine that counts. Empty when nothing was guessed.
 std::string assumed_pmu_note(const schedule::Plan& plan, const cpu::CpuInfo& cpu);
+
+// Comment lines after a printed perf stat command of a model whose formulas
+// weigh events by retire latencies with no published mean: how perf measures
+// them (TPEBS rows that import reads). Empty for every other model.
+std::string retire_latency_note(const model::Model& model);
 
 }  // namespace topdown::cli

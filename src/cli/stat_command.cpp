@@ -35,6 +35,7 @@ int print_plans(const StatOptions& options, const cpu::CpuInfo& cpu, const std::
                                std::to_string(options.report.level) + (options.all_info ? " --info" : "");
     if (hybrid) out += "# " + model.core_type + " (" + model.pmu + "):\n";
     out += perf_stat_commands(type.plan, options.command, import, hybrid ? "perf-" + model.pmu + ".csv" : "perf.csv");
+    out += retire_latency_note(model);
   }
   emit(options.report.output, out);
   return 0;

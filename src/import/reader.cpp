@@ -10,6 +10,7 @@
 #include "import/import.h"
 #include "import/line_reader.h"
 #include "import/perf_rows.h"
+#include "import/retire_latency_rows.h"
 #include "import/runs.h"
 #include "import/text_fields.h"
 
@@ -222,6 +223,10 @@ class FileReader {
       interval_time_.assign(row.time);
       interval_end_ = time;
     }
+    if (const auto event = retire_latency_event(row.event)) {
+      if (row.count) retire_latency_rows_.add(*event, row.count->value, info_.retire_latencies);
+      return;
+    }
     const RowKey key = row_key(row.location, row.event);
     ++rows_in_interval_;
     ++rows_in_run_;
@@ -291,6 +296,10 @@ class FileReader {
         case CountsLine::Kind::Blank:
           break;
         case CountsLine::Kind::Event:
+          if (const auto event = retire_latency_event(parsed_line.name)) {
+            retire_latency_rows_.add(*event, parsed_line.value, info_.retire_latencies);
+            break;
+          }
           // Lines for one event add up, like perf's rows of several CPUs.
           slot(0, event_index(parsed_line.name), &Location::total).add(counts::Count{parsed_line.value, 0, 0});
           ++info_.rows;
@@ -398,6 +407,7 @@ class FileReader {
   FileInfo info_;
   std::unordered_map<std::string, size_t, NameHash, std::equal_to<>> index_;
   std::vector<Location> locations_;
+  RetireLatencyRows retire_latency_rows_;
   std::unordered_map<std::string, size_t, NameHash, std::equal_to<>> location_index_;
   std::vector<RowKey> first_interval_rows_;  // of each row of the first interval
   std::string interval_time_;                // timestamp of the current interval, as written

@@ -15,6 +15,10 @@ std::optional<expr::Value> known_run_variable(std::string_view name, const RunVa
   if (name == "num_cpus_online" || name == "#num_cpus_online") return count_if_known(vars.online_cpus);
   if (name == "#socket_count") return count_if_known(vars.sockets);
   if (name == "#chas_per_socket") return count_if_known(vars.chas_per_socket);
+  if (is_retire_latency(name)) {
+    const auto measured = vars.retire_latencies.find(name);
+    return measured == vars.retire_latencies.end() ? expr::Value{} : expr::Value{measured->second};
+  }
   return std::nullopt;
 }
 
@@ -22,6 +26,10 @@ FoldedModel::FoldedModel(const Model& model, const RunVariables& vars) : model_(
   built_.fetch_add(1, std::memory_order_relaxed);
   auto known = [&](std::string_view name) -> std::optional<expr::Value> {
     if (auto it = model.constants.find(name); it != model.constants.end()) return expr::Value{it->second};
+    if (is_retire_latency(name) && !vars.retire_latencies.count(name)) {
+      const auto listed = model.retire_latencies.find(name);
+      if (listed != model.retire_latencies.end() && listed->second.mean) return expr::Value{*listed->second.mean};
+    }
     // A run variable this run does not know stays a name, so that an n/a
     // value can say what it lacks (eval::NodeResult::unknown_inputs).
     const std::optional<expr::Value> value = known_run_variable(name, vars);

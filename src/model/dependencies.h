@@ -34,6 +34,9 @@ struct RunVariables {
   // and CHAS_PER_SOCKET, #socket_count and #chas_per_socket); 0 when unknown.
   int sockets = 0;
   int chas_per_socket = 0;
+  // Mean retire latencies (cycles) the run measured or was given, by formula
+  // name (retire_latency_name); they take the place of the model's defaults.
+  std::map<std::string, double, std::less<>> retire_latencies{};
 };
 
 // Nodes that use their `identity` formula instead of the primary one.

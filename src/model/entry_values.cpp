@@ -105,13 +105,13 @@ CpuMatch parse_cpu(const ListItem& item) {
   return match;
 }
 
-double parse_constant(const Entry& entry) {
+double parse_constant(const Entry& entry, std::string_view what, std::string_view instead) {
   const std::string text = entry.text();
   double value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
-    throw ParseError(entry.value_at(), "constant '" + entry.key + "' is not a number: '" + text +
-                                           "'; write a decimal number such as 8 or 0.5");
+    throw ParseError(entry.value_at(), std::string(what) + " '" + entry.key + "' is not a number: '" + text +
+                                           "'; write a decimal number such as 8 or 0.5" + std::string(instead));
   }
   return value;
 }

@@ -36,7 +36,9 @@ std::vector<ListItem> split_list(const Entry& entry);
 CpuMatch parse_cpu(const ListItem& item);
 
 // A [constants] value: a finite decimal number.
-double parse_constant(const Entry& entry);
+// `what` names the entry in the error ("constant", "retire latency"), `instead`
+// says what else the value may be ("" when nothing else).
+double parse_constant(const Entry& entry, std::string_view what = "constant", std::string_view instead = "");
 
 // A count such as `counters = 4`: a whole number from 1 to 64.
 unsigned parse_count(const Entry& entry);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <sstream>
 
 namespace topdown::model {
@@ -30,7 +31,21 @@ bool is_run_variable(std::string_view name) {
   static constexpr std::array<std::string_view, 13> kNames = {
       "smt_enabled", "ebs_mode", "perf_metrics", "num_cpus_online",  "interval-s",    "duration_time",   "#smt_on",
       "#slots",      "this",     "parent_over",  "#num_cpus_online", "#socket_count", "#chas_per_socket"};
-  return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
+  return std::find(kNames.begin(), kNames.end(), name) != kNames.end() || is_retire_latency(name);
+}
+
+namespace {
+constexpr std::string_view kRetireLatencyPrefix = "Retire_Latency_";
+}
+
+std::string retire_latency_name(std::string_view event) {
+  std::string name(kRetireLatencyPrefix);
+  for (const char c : event) name += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
+  return name;
+}
+
+bool is_retire_latency(std::string_view name) {
+  return name.starts_with(kRetireLatencyPrefix) && name.size() > kRetireLatencyPrefix.size();
 }
 
 std::optional<std::string_view> over_target(std::string_view identifier) {

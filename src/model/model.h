@@ -66,6 +66,14 @@ std::string to_string(const CpuMatch& match);
 // thresholds `this` and `parent_over` (docs/model-format.md).
 bool is_run_variable(std::string_view name);
 
+// The formula name of an event's mean retire latency in cycles:
+// "Retire_Latency_" and the event's name with each character other than a
+// letter, digit or '_' as '_' (MEM_INST_RETIRED.STLB_HIT_LOADS:
+// Retire_Latency_MEM_INST_RETIRED_STLB_HIT_LOADS). A run variable: the run's
+// measured value, else the model's [retire_latencies] default, else unknown.
+std::string retire_latency_name(std::string_view event);
+bool is_retire_latency(std::string_view name);
+
 // For the identifier "over(NODE)" of a threshold: NODE; otherwise nullopt.
 std::optional<std::string_view> over_target(std::string_view identifier);
 
@@ -119,8 +127,17 @@ struct ModelHeader {
   bool operator==(const ModelHeader&) const = default;
 };
 
+// One [retire_latencies] entry: an event whose mean retire latency formulas use.
+struct RetireLatency {
+  std::string event;           // MEM_INST_RETIRED.STLB_HIT_LOADS
+  std::optional<double> mean;  // the vendor's mean; none: only a measured value serves
+  bool operator==(const RetireLatency&) const = default;
+};
+
 struct Model : ModelHeader {
   std::map<std::string, double, std::less<>> constants;
+  // By formula name (retire_latency_name).
+  std::map<std::string, RetireLatency, std::less<>> retire_latencies;
   // Shared definitions (SLOTS, CORE_CLKS, ...) in file order; a definition may
   // use constants, events, run variables, earlier definitions and nodes.
   std::vector<std::pair<std::string, expr::Expression>> definitions;

@@ -95,6 +95,7 @@ class Loader {
     resolve_parents();
     check_reference_cycles();
     check_threshold_queries();
+    check_retire_latencies_listed();
     for (Definition& definition : definitions_) {
       model_.definitions.emplace_back(definition.entry->key, std::move(definition.formula));
     }
@@ -106,12 +107,13 @@ class Loader {
   void add(const Section& section) {
     if (section.kind == "model") return add_model(section);
     if (section.kind == "constants") return add_constants(section);
+    if (section.kind == "retire_latencies") return add_retire_latencies(section);
     if (section.kind == "define") return add_definitions(section);
     if (section.kind == "node") return add_node(section, false);
     if (section.kind == "info") return add_node(section, true);
     throw ParseError(section.kind_at, "unknown section " + section_title(section) +
-                                          "; use [model], [constants], [define], [node NAME] or "
-                                          "[info NAME]");
+                                          "; use [model], [constants], [retire_latencies], [define], "
+                                          "[node NAME] or [info NAME]");
   }
 
   void add_model(const Section& section) {
@@ -128,6 +130,20 @@ class Loader {
     for (const Entry& entry : section.entries) {
       claim_name(entry.key, entry.key_at, "constant");
       model_.constants[entry.key] = parse_constant(entry);
+    }
+  }
+
+  // EVENT = MEAN, or EVENT = measured where the vendor publishes no mean.
+  void add_retire_latencies(const Section& section) {
+    expect_no_name(section);
+    for (const Entry& entry : section.entries) {
+      std::string name = retire_latency_name(entry.key);
+      if (model_.retire_latencies.count(name)) {
+        throw ParseError(entry.key_at, "retire latency of '" + entry.key + "' given twice; keep one line");
+      }
+      RetireLatency latency{entry.key, std::nullopt};
+      if (entry.text() != "measured") latency.mean = parse_constant(entry, "retire latency of", ", or measured");
+      model_.retire_latencies.emplace(std::move(name), std::move(latency));
     }
   }
 
@@ -340,6 +356,27 @@ class Loader {
     }
     throw ParseError(find_reference(*entry, written),
                      "cycle among formulas: " + arrows(names) + "; one of them must not use the other");
+  }
+
+  // A Retire_Latency_ name is a run variable only for the events the model
+  // lists: any other is a misspelling that would stay unknown in every run.
+  void check_retire_latencies_listed() const {
+    auto check = [&](const Entry* entry, const expr::Expression& formula) {
+      for (const std::string& name : formula.identifiers()) {
+        if (is_retire_latency(name) && !model_.retire_latencies.count(name)) {
+          throw ParseError(find_reference(*entry, name), "'" + name +
+                                                             "' is the retire latency of an event [retire_latencies] "
+                                                             "does not list; list the event there");
+        }
+      }
+    };
+    for (const Definition& definition : definitions_) check(definition.entry, definition.formula);
+    for (const Draft& draft : drafts_) {
+      check(draft.formula, draft.node.formula);
+      if (draft.identity) check(draft.identity, *draft.node.identity);
+      if (draft.fallback) check(draft.fallback, *draft.node.fallback);
+      if (draft.threshold) check(draft.threshold, *draft.node.threshold);
+    }
   }
 
   // over(NODE) asks for another node's verdict, which exists only once values

@@ -43,6 +43,7 @@ struct StatOptions {
   bool all_info = false;
   bool include_kernel = false;
   std::string model_file;                         // --model FILE instead of the detected CPU's model
+  std::string retire_latencies;                   // --retire-latencies FILE: perfmon's *_retire_latency.json
   std::optional<int> interval_ms;                 // -I MS: one report per interval
   bool system_wide = false;                       // -a: every online CPU
   std::string cpu_list;                           // -C LIST: these CPUs
@@ -73,6 +74,7 @@ struct ImportOptions {
   std::string file;
   std::string cpu;                     // --cpu NAME
   std::string metrics_file;            // --metrics-file FILE
+  std::string retire_latencies;        // --retire-latencies FILE: perfmon's *_retire_latency.json
   Toggle smt = Toggle::Auto;           // --smt on|off; Auto: the file's smt_enabled, else off
   Toggle perf_metrics = Toggle::Auto;  // --perf-metrics on|off; Auto: the file's perf_metrics, else whether it has them
   bool all_info = false;

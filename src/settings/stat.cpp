@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "events/sysfs_events.h"
+#include "model/retire_latency_file.h"
 #include "settings/hybrid.h"
 
 namespace topdown::settings {
@@ -30,6 +31,9 @@ StatPlanning plan_stat(const StatOptions& options, const cpu::CpuInfo& cpu, cons
     planning.vars.online_cpus = cpu.online_cpus;
     planning.vars.sockets = cpu.sockets;
     planning.vars.chas_per_socket = cha_boxes(cpu);
+  }
+  if (!options.retire_latencies.empty()) {
+    planning.vars.retire_latencies = model::read_retire_latency_file(options.retire_latencies);
   }
   planning.selection.max_level = options.report.level;
   planning.selection.extra_events = options.extra_events;

@@ -289,6 +289,28 @@ TEST(Evaluate, NotApplicableValuesNameTheUnknownFactsTheyNeed) {
   EXPECT_TRUE(computed.find("Busy_Per_CPU")->unknown_inputs.empty());
 }
 
+// A retire latency: the run's measured one, else the model's default, else
+// unknown (n/a, naming it).
+TEST(Evaluate, RetireLatenciesComeFromTheRunThenTheModel) {
+  auto model = testing::tiny_model();
+  model.retire_latencies.emplace("Retire_Latency_MEM_STALLS", model::RetireLatency{"MEM_STALLS", std::nullopt});
+  model.retire_latencies.emplace("Retire_Latency_ALL_STALLS", model::RetireLatency{"ALL_STALLS", 12.5});
+  model.nodes.push_back(testing::make_node("Mem_Cost", "", 0, "mem_stalls * Retire_Latency_MEM_STALLS / cycles"));
+  model.nodes.push_back(testing::make_node("All_Cost", "", 0, "all_stalls * Retire_Latency_ALL_STALLS / cycles"));
+  const std::vector<std::string> nodes{"Mem_Cost", "All_Cost"};
+
+  const Evaluation defaults = evaluate(model, nodes, busy_sample(), {});
+  EXPECT_FALSE(defaults.find("Mem_Cost")->value);
+  EXPECT_EQ(defaults.find("Mem_Cost")->unknown_inputs, std::vector<std::string>{"Retire_Latency_MEM_STALLS"});
+  EXPECT_DOUBLE_EQ(*defaults.find("All_Cost")->value, 800 * 12.5 / 1000);
+
+  Options measured;
+  measured.vars.retire_latencies = {{"Retire_Latency_MEM_STALLS", 30}, {"Retire_Latency_ALL_STALLS", 4}};
+  const Evaluation computed = evaluate(model, nodes, busy_sample(), measured);
+  EXPECT_DOUBLE_EQ(*computed.find("Mem_Cost")->value, 600 * 30.0 / 1000);
+  EXPECT_DOUBLE_EQ(*computed.find("All_Cost")->value, 800 * 4.0 / 1000);
+}
+
 // An Evaluator folds the model once, however many samples it evaluates.
 TEST(Evaluator, FoldsTheModelOnceForEverySample) {
   const auto model = testing::tiny_model();

@@ -49,6 +49,22 @@ TEST(CountsFile, SocketAndChaCountRunVariables) {
             std::string::npos);
 }
 
+// EVENT:R lines give the event's mean retire latency, not a count; lines of
+// one event are averaged.
+TEST(CountsFile, RetireLatencyLinesAreMeansNotCounts) {
+  const auto file = read_whole(
+      "BR_MISP_RETIRED.RET_COST 4000\n"
+      "BR_MISP_RETIRED.RET_COST:R 30\n"
+      "BR_MISP_RETIRED.RET_COST:R 34\n"
+      "MEM_INST_RETIRED.LOCK_LOADS:R 61.5\n");
+  EXPECT_EQ(file.info.retire_latencies,
+            (std::map<std::string, double, std::less<>>{{"Retire_Latency_BR_MISP_RETIRED_RET_COST", 32},
+                                                        {"Retire_Latency_MEM_INST_RETIRED_LOCK_LOADS", 61.5}}));
+  EXPECT_EQ(file.info.rows, 1u);
+  EXPECT_DOUBLE_EQ(value_of(file.whole, "BR_MISP_RETIRED.RET_COST"), 4000);
+  EXPECT_EQ(file.whole.sample.find("BR_MISP_RETIRED.RET_COST:R"), nullptr);
+}
+
 TEST(CountsFile, LinesOfOneEventAddUp) {
   auto file = read_whole("cycles 100\ncycles 50\n");
   EXPECT_DOUBLE_EQ(value_of(file.whole, "cycles"), 150);

@@ -110,6 +110,23 @@ TEST(PerfStat, PerCpuRowsAreScaledEachThenSummed) {
   EXPECT_TRUE(file.whole.places.empty());  // not asked for
 }
 
+// perf's TPEBS rows (an EVENT:R event): the mean retire latency in cycles in
+// the count's place, per CPU with -A; averaged over the rows, kept out of the counts.
+TEST(PerfStat, RetireLatencyRowsAreAveragedApartFromTheCounts) {
+  auto file = read_whole(
+      "CPU0,100,,cpu_core/cycles/,1000,100.00,,\n"
+      "CPU1,300,,cpu_core/cycles/,1000,100.00,,\n"
+      "CPU0,20.5,,cpu_core/MEM_INST_RETIRED.STLB_HIT_LOADS/R,1000,100.00,,\n"
+      "CPU1,30.5,,cpu_core/MEM_INST_RETIRED.STLB_HIT_LOADS/R,1000,100.00,,\n"
+      "CPU0,7,,FRONTEND_RETIRED.L1I_MISS:R,1000,100.00,,\n"
+      "CPU1,<not counted>,,FRONTEND_RETIRED.L1I_MISS:R,0,0.00,,\n");
+  EXPECT_EQ(file.info.retire_latencies,
+            (std::map<std::string, double, std::less<>>{{"Retire_Latency_FRONTEND_RETIRED_L1I_MISS", 7},
+                                                        {"Retire_Latency_MEM_INST_RETIRED_STLB_HIT_LOADS", 25.5}}));
+  EXPECT_EQ(file.info.events, std::vector<std::string>{"cpu_core/cycles/"});
+  EXPECT_DOUBLE_EQ(value_of(file.whole, "cpu_core/cycles/"), 400);
+}
+
 TEST(PerfStat, PerCoreRowsWithCpuCountAreSummed) {
   auto file = read_whole(
       "S0-D0-C0,2,300,,cycles,1000,100.00,,\n"

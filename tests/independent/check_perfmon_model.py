@@ -44,8 +44,11 @@ does, that is a mismatch: its values could not be checked).
 
 Retire latencies (`EVENT:retire_latency`): with --retire-latency FILE
 (perfmon's *_retire_latency.json) the alias is the `MEAN` of the event's
-entry in its `Data`; an event the file does not list, or every such event
-without the option, makes the metric one that cannot be evaluated, as above.
+entry in its `Data`, which the model holds as its default. Every other event
+read with :retire_latency (all of them without the option) is one a run must
+measure: it gets a random latency of 1 to 400 cycles, which is the alias's
+value and, written in perfmon's format, is given to topdown import with
+--retire-latencies.
 
 Parents that contradict the file's own Level (cascadelakex: Level 3 under a
 level-4 parent; sapphirerapidshbm: Level 3 with no parent): the model must
@@ -286,6 +289,24 @@ def read_retire_latencies(path):
         return {event: float(stats["MEAN"]) for event, stats in data.items()}
     except (OSError, json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
         raise PerfmonError(f"{path}: not a perfmon retire-latency file: {error!r}")
+
+
+def measured_retire_latencies(path, given, rng):
+    """A random mean retire latency for each event the metrics read with :retire_latency that `given`
+    (perfmon's published means) lacks: the latencies a run would measure."""
+    try:
+        with open(path, encoding="utf-8") as metrics_file:
+            raw = json.load(metrics_file)
+        events = {e["Name"][:-len(RETIRE_LATENCY)] for m in raw["Metrics"] for e in m["Events"]
+                  if e["Name"].endswith(RETIRE_LATENCY)}
+    except (OSError, json.JSONDecodeError, KeyError, TypeError) as error:
+        raise PerfmonError(f"{path}: not a perfmon metrics file: {error!r}")
+    return {event: round(rng.uniform(1, 400), 2) for event in sorted(events - set(given))}
+
+
+def write_retire_latency_file(path, latencies):
+    with open(path, "w", encoding="utf-8") as out:
+        json.dump({"Data": {event: {"MEAN": mean} for event, mean in latencies.items()}}, out, indent=1)
 
 
 def read_metrics(path, retire_latencies):
@@ -933,13 +954,19 @@ def dry_run(metrics, settings):
           f"{sum(not m.is_node for m in metrics)} other metrics")
 
 
-def check(args, metrics, tree, settings, folder):
+def check(args, metrics, tree, settings, measured, folder):
     rng = random.Random(args.seed)
     problems, notes, files = [], [], 0
     tally = {"values": 0, "n/a": 0, "thresholds": 0, "metrics": set()}
+    latency_options = []
+    if measured:
+        latency_path = os.path.join(folder, f"{args.model}-measured_retire_latency.json")
+        write_retire_latency_file(latency_path, measured)
+        latency_options = ["--retire-latencies", latency_path]
     for setting in settings:
         events = events_to_count(metrics, setting)
-        options = ["--cpu", args.model, "--smt", "on" if setting.smt else "off", "-l", "6", "--info"]
+        options = ["--cpu", args.model, "--smt", "on" if setting.smt else "off", "-l", "6", "--info",
+                   *latency_options]
         for number, variant in enumerate(VARIANTS):
             for round_number in range(variant.rounds or args.rounds):
                 reference = counts_for(rng, metrics, setting, variant, events)
@@ -966,7 +993,9 @@ def main():
         print(missing)
         return SKIP
     try:
-        metrics = read_metrics(args.metrics, read_retire_latencies(args.retire_latency))
+        given = read_retire_latencies(args.retire_latency)
+        measured = measured_retire_latencies(args.metrics, given, random.Random(args.seed))
+        metrics = read_metrics(args.metrics, {**given, **measured})
         tree = PerfmonTree(args.metrics)
         read_through_base_formulas(metrics, tree)
         settings = settings_of(args)
@@ -978,10 +1007,10 @@ def main():
             return 2
         if args.keep:
             os.makedirs(args.keep, exist_ok=True)
-            problems, notes, tally, files = check(args, metrics, tree, settings, args.keep)
+            problems, notes, tally, files = check(args, metrics, tree, settings, measured, args.keep)
         else:
             with tempfile.TemporaryDirectory() as folder:
-                problems, notes, tally, files = check(args, metrics, tree, settings, folder)
+                problems, notes, tally, files = check(args, metrics, tree, settings, measured, folder)
     except CheckError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

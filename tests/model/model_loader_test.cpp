@@ -65,6 +65,10 @@ description = Useful slots.
 [node Stalled]
 formula = stalls / SLOTS
 description = Lost slots.
+
+[retire_latencies]
+MEM_LOAD_RETIRED.L3_HIT = 57.64
+FRONTEND_RETIRED.L2_MISS = measured
 )";
 
 Model load_toy() {
@@ -108,6 +112,18 @@ TEST(ModelLoader, ReadsConstantsAndDefinitionsInOrder) {
   EXPECT_EQ(model.definitions[0].first, "SLOTS");
   EXPECT_EQ(model.definitions[1].first, "HALF_SLOTS");
   EXPECT_EQ(model.definitions[0].second.identifiers(), (std::set<std::string>{"Pipeline_Width", "cycles"}));
+}
+
+TEST(ModelLoader, ReadsRetireLatenciesByTheirFormulaNames) {
+  const Model model = load_toy();
+  EXPECT_EQ(model.retire_latencies,
+            (std::map<std::string, RetireLatency, std::less<>>{
+                {"Retire_Latency_FRONTEND_RETIRED_L2_MISS", {"FRONTEND_RETIRED.L2_MISS", std::nullopt}},
+                {"Retire_Latency_MEM_LOAD_RETIRED_L3_HIT", {"MEM_LOAD_RETIRED.L3_HIT", 57.64}}}));
+  EXPECT_EQ(retire_latency_name("cpu_core/MEM_INST_RETIRED.LOCK_LOADS/"),
+            "Retire_Latency_cpu_core_MEM_INST_RETIRED_LOCK_LOADS_");
+  EXPECT_TRUE(is_run_variable("Retire_Latency_MEM_LOAD_RETIRED_L3_HIT"));
+  EXPECT_FALSE(is_run_variable("Retire_Latency_"));
 }
 
 TEST(ModelLoader, ReadsCounterCountsAndDefaultsToUnknown) {

@@ -55,7 +55,7 @@ class EventTable:
         self.retire_latencies = retire_latencies
         self.shared = shared_event_names()
         self.used = set()
-        self.constants = {}  # name -> value: the retire latencies used
+        self.latencies_used = {}  # event -> perfmon's mean, or None where the run must measure it
 
     def spell(self, perfmon_event, where):
         base, *modifiers = perfmon_event.split(":")
@@ -116,11 +116,10 @@ class EventTable:
                 for c in e.get("Counter", "").split(",") if c.strip().isdigit()}
 
     def retire_latency(self, base):
-        if base not in self.retire_latencies:
-            raise NotCountable(f"no retire latency of {base} is known (perfmon gives none)")
-        name = "Retire_Latency_" + re.sub(r"\W", "_", base)
-        self.constants[name] = self.retire_latencies[base]
-        return name
+        """The formula name of the event's mean retire latency: perfmon's mean where it publishes one,
+        else the model lists it as measured (the run gives it, or the nodes using it are n/a)."""
+        self.latencies_used[base] = self.retire_latencies.get(base)
+        return "Retire_Latency_" + re.sub(r"\W", "_", base)
 
     def sample_event(self, name):
         """LocateWith's event as a sampling event (precise when perfmon says so), or None."""

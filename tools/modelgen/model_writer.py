@@ -35,13 +35,14 @@ def write_model(generated, cpus, text):
     clock = "CPU_CLK_UNHALTED.THREAD" if "CPU_CLK_UNHALTED.THREAD" in table.events else "CPU_CLK_UNHALTED.CORE"
     out += [f"counters = {counters}", f"counters_without_smt = {without_smt}",
             f"fixed_counters = {table.fixed_counters()}", f"clock = {clock}", ""]
-    if table.constants or generated.extras.constants:
-        out.append("[constants]")
-    if table.constants:
-        out += ["# perfmon's mean retire latencies (cycles), used where none was measured."]
-        out += [f"{name} = {value:g}" for name, value in sorted(table.constants.items())] + [""]
+    if table.latencies_used:
+        out += ["[retire_latencies]",
+                "# Mean retire latencies (cycles) of the events formulas weigh by them: perfmon's, where it",
+                "# publishes them; `measured` where it does not (the run must give them: docs/model-format.md)."]
+        out += [f"{event} = {'measured' if value is None else f'{value:g}'}"
+                for event, value in sorted(table.latencies_used.items())] + [""]
     if generated.extras.constants:
-        out += ["# The extra metrics' constants (tools/modelgen/intel_extra.ini)."]
+        out += ["[constants]", "# The extra metrics' constants (tools/modelgen/intel_extra.ini)."]
         out += [f"{name} = {value:g}" for name, value in generated.extras.constants.items()] + [""]
     for metric in tree_order(generated.metrics):
         out += section(metric, text.get(metric.name, {}), generated)
