@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "common/printable.h"
+#include "model/model.h"
 #include "report/ansi_colors.h"
 #include "report/report.h"
 #include "report/value_text.h"
@@ -37,6 +38,10 @@ std::string note_text(const eval::NodeResult& r, const RunInfo& run) {
     std::string unknown = "not known:";
     for (const auto& input : r.unknown_inputs) unknown += " " + input;
     notes.push_back(unknown);
+    if (std::any_of(r.unknown_inputs.begin(), r.unknown_inputs.end(),
+                    [](const std::string& input) { return model::is_retire_latency(input); })) {
+      notes.push_back("a mean retire latency: import perf's EVENT:R rows or give --retire-latencies FILE");
+    }
   } else if (!r.value) {
     notes.push_back("nothing to divide by");
   }

@@ -52,6 +52,18 @@ TEST_F(RetireLatencyImport, WithoutALatencyTheNodeIsNotApplicableAndSaysWhy) {
   EXPECT_EQ(node["unknown_inputs"], nlohmann::json::array({"Retire_Latency_BR_MISP_RETIRED_RET_COST"}));
 }
 
+TEST_F(RetireLatencyImport, TheTextSaysHowToGiveIt) {
+  const auto file = tree_.write("mtl.counts", kCounts);
+  const auto out = tree_.root() / "report.txt";
+  const CommandResult r =
+      run_command(kTopdown + " import --cpu mtl --smt off -l 3 -v -o " + out.string() + " " + file.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(slurp(out.string())
+                .find("(not known: Retire_Latency_BR_MISP_RETIRED_RET_COST; a mean retire latency: "
+                      "import perf's EVENT:R rows or give --retire-latencies FILE)"),
+            std::string::npos);
+}
+
 TEST_F(RetireLatencyImport, PerfsRetireLatencyRowsGiveIt) {
   const nlohmann::json node = ret_mispredicts(kCounts + "BR_MISP_RETIRED.RET_COST:R 30\n");
   EXPECT_EQ(node["status"], "ok");
