@@ -358,6 +358,18 @@ class Loader {
                      "cycle among formulas: " + arrows(names) + "; one of them must not use the other");
   }
 
+  // Calls visit(entry, formula) for every value formula: definitions and the
+  // nodes' formulas, identities and fallbacks (not thresholds).
+  template <typename Visit>
+  void for_each_value_formula(const Visit& visit) const {
+    for (const Definition& definition : definitions_) visit(definition.entry, definition.formula);
+    for (const Draft& draft : drafts_) {
+      visit(draft.formula, draft.node.formula);
+      if (draft.identity) visit(draft.identity, *draft.node.identity);
+      if (draft.fallback) visit(draft.fallback, *draft.node.fallback);
+    }
+  }
+
   // A Retire_Latency_ name is a run variable only for the events the model
   // lists: any other is a misspelling that would stay unknown in every run.
   void check_retire_latencies_listed() const {
@@ -370,11 +382,8 @@ class Loader {
         }
       }
     };
-    for (const Definition& definition : definitions_) check(definition.entry, definition.formula);
+    for_each_value_formula(check);
     for (const Draft& draft : drafts_) {
-      check(draft.formula, draft.node.formula);
-      if (draft.identity) check(draft.identity, *draft.node.identity);
-      if (draft.fallback) check(draft.fallback, *draft.node.fallback);
       if (draft.threshold) check(draft.threshold, *draft.node.threshold);
     }
   }
@@ -392,11 +401,8 @@ class Loader {
         }
       }
     };
-    for (const Definition& definition : definitions_) reject_query(definition.entry, definition.formula);
+    for_each_value_formula(reject_query);
     for (const Draft& draft : drafts_) {
-      reject_query(draft.formula, draft.node.formula);
-      if (draft.identity) reject_query(draft.identity, *draft.node.identity);
-      if (draft.fallback) reject_query(draft.fallback, *draft.node.fallback);
       for (const std::size_t target : verdicts_needed(draft)) {
         if (!drafts_[target].node.threshold) {
           throw ParseError(find_reference(*draft.threshold, drafts_[target].node.name),
