@@ -15,6 +15,7 @@ std::optional<expr::Value> known_run_variable(std::string_view name, const RunVa
   if (name == "num_cpus_online" || name == "#num_cpus_online") return count_if_known(vars.online_cpus);
   if (name == "#socket_count") return count_if_known(vars.sockets);
   if (name == "#chas_per_socket") return count_if_known(vars.chas_per_socket);
+  if (name == "#cores_per_socket") return count_if_known(vars.cores_per_socket);
   return std::nullopt;
 }
 

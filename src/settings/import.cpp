@@ -28,6 +28,7 @@ ImportDecision decide_import(const ImportOptions& options, const model::Model& m
   vars.online_cpus = file.online_cpus.value_or(0);
   vars.sockets = file.sockets.value_or(0);
   vars.chas_per_socket = file.chas_per_socket.value_or(0);
+  vars.cores_per_socket = file.cores_per_socket.value_or(0);
   vars.perf_metrics = resolve(options.perf_metrics, file.perf_metrics.value_or(has_topdown_metrics(sample, resolver)));
   vars.smt_enabled = resolve(options.smt, file.smt_enabled.value_or(false));
   if (options.smt == Toggle::Auto && !file.smt_enabled) {

@@ -30,6 +30,7 @@ StatPlanning plan_stat(const StatOptions& options, const cpu::CpuInfo& cpu, cons
     planning.vars.online_cpus = cpu.online_cpus;
     planning.vars.sockets = cpu.sockets;
     planning.vars.chas_per_socket = cha_boxes(cpu);
+    planning.vars.cores_per_socket = cpu.cores_per_socket;
   }
   planning.selection.max_level = options.report.level;
   planning.selection.extra_events = options.extra_events;

@@ -50,6 +50,7 @@ class EventTable:
         # intel_extra.ini's events (written as given) and terms (spelled as given).
         self.extra_events = extras.events if extras else {}
         self.terms = extras.terms if extras else {}
+        self.not_countable = extras.not_countable if extras else {}
         # By upper-case name: perfmon's metrics write UNC_UPI_TXL_FLITS where its events say TxL.
         self.uncore_events = {name.upper(): event for name, event in (uncore_events or {}).items()}
         self.retire_latencies = retire_latencies
@@ -63,6 +64,8 @@ class EventTable:
             return "msr/tsc/"
         if RETIRE_LATENCY in modifiers:
             return self.retire_latency(base)
+        if base in self.not_countable:
+            raise NotCountable(f"{base}: {self.not_countable[base]}")
         if base in self.terms and not modifiers:
             self.mark_used(self.terms[base])
             return f"({self.terms[base]})"
