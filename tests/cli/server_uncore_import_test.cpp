@@ -153,5 +153,30 @@ TEST(ServerUncorePower, PackageAndDramEnergyGiveWatts) {
   EXPECT_NEAR(info_values(r.err).at("whole").at("Info_System_Power"), (package_msr * 61 + dram_msr * 15.6) / 2e6, 1e-9);
 }
 
+// The IIO boxes' data requests: four bytes each, every port (SPR's
+// ALL_PARTS) or one event per port (SKX's PART0-3, which the model adds up).
+TEST(ServerUncoreIio, RequestsOfTheIioBoxesGiveIoBandwidth) {
+  TempTree tree;
+  const std::filesystem::path spr = tree.write("spr.counts",
+                                               "interval-s 2\nUNC_IIO_DATA_REQ_OF_CPU.MEM_READ.ALL_PARTS 500000000\n"
+                                               "UNC_IIO_DATA_REQ_OF_CPU.MEM_WRITE.ALL_PARTS 250000000\n");
+  const CommandResult r = run_command(kTopdown + " import --cpu spr --info --json -l 1 " + spr.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto metrics = info_values(r.err).at("whole");
+  EXPECT_DOUBLE_EQ(metrics.at("iio_bandwidth_read"), 5e8 * 4 / 1e6 / 2);  // MB/s
+  EXPECT_DOUBLE_EQ(metrics.at("iio_bandwidth_write"), 2.5e8 * 4 / 1e6 / 2);
+
+  std::string parts = "interval-s 2\n";
+  for (int part = 0; part < 4; ++part) {
+    parts += "UNC_IIO_DATA_REQ_OF_CPU.MEM_WRITE.PART" + std::to_string(part) + " " +
+             std::to_string((part + 1) * 100000000) + "\n";
+  }
+  const std::filesystem::path skx = tree.write("skx.counts", parts);
+  const CommandResult s = run_command(kTopdown + " import --cpu skx --info --json -l 1 " + skx.string());
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  // Devices writing to memory: 1e9 requests of four bytes in 2 s, in GB/s.
+  EXPECT_DOUBLE_EQ(info_values(s.err).at("whole").at("Info_System_IO_Read_BW"), 1e9 * 4 / 1e9 / 2);
+}
+
 }  // namespace
 }  // namespace topdown::testing
