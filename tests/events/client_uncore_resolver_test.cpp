@@ -1,7 +1,9 @@
 // The client system agent's PMUs differ per generation (intel_extra.ini):
 // Meteor Lake registers its arbiter as two boxes (uncore_arb_0, uncore_arb_1)
-// with a 6-bit "threshold" term and its uncore clock as uncore_cncu. The
-// sysfs tree here is laid out as that kernel registers them.
+// with a 6-bit "threshold" term and its uncore clock as uncore_cncu; Arrow
+// Lake the same clock and two memory controllers (uncore_imc_0, _1) whose
+// format has no unit mask. The sysfs trees here are laid out as the kernel
+// registers them.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -29,13 +31,15 @@ void write_pmu(const topdown::testing::TempTree& tree, const std::string& pmu, i
   tree.write(dir + "format/threshold", "config:24-29\n");
 }
 
-Resolver mtl_resolver(const topdown::testing::TempTree& tree) {
-  const model::Model model = model::select_model(kModels, {}, "mtl");
-  ResolverConfig config = resolver_config(model, testing::make_cpu(cpu::Vendor::Intel, 6, 0xAA));
+Resolver client_resolver(const topdown::testing::TempTree& tree, const std::string& model_name, unsigned cpu_model) {
+  const model::Model model = model::select_model(kModels, {}, model_name);
+  ResolverConfig config = resolver_config(model, testing::make_cpu(cpu::Vendor::Intel, 6, cpu_model));
   config.pfm_pmu = "-";
   config.sysfs_devices = tree.root() / "devices";
   return Resolver(config);
 }
+
+Resolver mtl_resolver(const topdown::testing::TempTree& tree) { return client_resolver(tree, "mtl", 0xAA); }
 
 TEST(ClientUncoreResolver, MeteorLakesArbiterCountsOnBothBoxesWithItsThresholdTerm) {
   const topdown::testing::TempTree tree;
@@ -56,10 +60,30 @@ TEST(ClientUncoreResolver, MeteorLakesArbiterCountsOnBothBoxesWithItsThresholdTe
   EXPECT_EQ(clock.config, 0xffu);
 }
 
-TEST(ClientUncoreResolver, AThresholdBeyondTheTermsSixBitsIsRejected) {
+TEST(ClientUncoreResolver, TheThresholdTermHasSixBits) {
   const topdown::testing::TempTree tree;
   write_pmu(tree, "uncore_arb_0", 30, true);
-  EXPECT_THROW(mtl_resolver(tree).resolve("UNC_ARB_DAT_OCCUPANCY.RD:c64"), Error);
+  const Resolver resolver = mtl_resolver(tree);
+  EXPECT_EQ(resolver.resolve("UNC_ARB_DAT_OCCUPANCY.RD:c63").config, 0x85u | (0x02u << 8) | (63u << 24));
+  EXPECT_THROW(resolver.resolve("UNC_ARB_DAT_OCCUPANCY.RD:c64"), Error);
+}
+
+TEST(ClientUncoreResolver, ArrowLakesMemoryControllersCountTheirTotalDataOnEveryBox) {
+  const topdown::testing::TempTree tree;
+  for (const auto& [pmu, type] : {std::pair{"uncore_imc_0", 40}, std::pair{"uncore_imc_1", 41}}) {
+    write_pmu(tree, pmu, type, false);
+    tree.write(std::string("devices/") + pmu + "/format/chmask", "config:8-11\n");
+  }
+  write_pmu(tree, "uncore_imc_free_running_0", 42, false);  // another family
+  write_pmu(tree, "uncore_cncu", 43, false);
+  const Resolver resolver = client_resolver(tree, "arl", 0xC6);
+  // perfmon's arrowlake_uncore.json: UNC_M_TOTAL_DATA is event 0x3C on counters 0-4.
+  const Encoding data = resolver.resolve("UNC_M_TOTAL_DATA");
+  EXPECT_EQ(data.pmu, "uncore_imc");
+  EXPECT_EQ(data.box_types, (std::vector<uint32_t>{40, 41}));
+  EXPECT_EQ(data.config, 0x3Cu);
+  EXPECT_EQ(data.counter_mask, 0x1Fu);
+  EXPECT_EQ(resolver.resolve("UNC_CLOCK.SOCKET").type, 43u);
 }
 
 }  // namespace
