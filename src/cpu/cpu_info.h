@@ -45,6 +45,9 @@ struct CpuInfo {
   bool smt_enabled = false;
   int online_cpus = 0;
   int sockets = 0;  // packages of the online CPUs (their topology's physical_package_id); 0 when unknown
+  // Distinct core_id of each package's online CPUs, where every package has
+  // as many; 0 when unknown.
+  int cores_per_socket = 0;
   std::vector<PmuInfo> pmus;
   std::string perf_event_paranoid;  // as read, empty when unreadable
   int reported_counters = 0;        // general counters the kernel/CPUID claims

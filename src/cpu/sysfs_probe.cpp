@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <charconv>
 #include <iterator>
+#include <map>
 #include <set>
 #include <string>
 #include <system_error>
@@ -27,14 +28,29 @@ std::vector<int> online_cpus(const fs::path& cpu_dir) {
   return list ? parse_index_list(*list, file.string()) : std::vector<int>{};
 }
 
-int count_sockets(const fs::path& cpu_dir, const std::vector<int>& cpus) {
-  std::set<std::string> packages;
+// The distinct core ids of each package's online CPUs, by package; empty when
+// a CPU has no topology (a count would be a guess).
+std::map<std::string, std::set<std::string>> cores_by_package(const fs::path& cpu_dir, const std::vector<int>& cpus) {
+  std::map<std::string, std::set<std::string>> cores;
   for (const int cpu : cpus) {
-    const auto package = read_first_line(cpu_dir / ("cpu" + std::to_string(cpu)) / "topology" / "physical_package_id");
-    if (!package) return 0;  // a CPU without topology: the count would be a guess
-    packages.insert(*package);
+    const fs::path topology = cpu_dir / ("cpu" + std::to_string(cpu)) / "topology";
+    const auto package = read_first_line(topology / "physical_package_id");
+    const auto core = read_first_line(topology / "core_id");
+    if (!package) return {};
+    cores[*package].insert(core.value_or(""));
   }
-  return static_cast<int>(packages.size());
+  return cores;
+}
+
+// Cores per socket where every package has as many (else 0: unknown); a
+// kernel without core_id files gives none.
+int count_cores_per_socket(const std::map<std::string, std::set<std::string>>& cores) {
+  if (cores.empty()) return 0;
+  const size_t first = cores.begin()->second.size();
+  for (const auto& [package, ids] : cores) {
+    if (ids.size() != first || ids.count("") != 0) return 0;
+  }
+  return static_cast<int>(first);
 }
 
 bool smt_active(const fs::path& cpu_dir) {
@@ -119,7 +135,9 @@ CpuInfo detect(const fs::path& sysfs_root, const fs::path& procfs_root, CounterC
   const fs::path cpu_dir = sysfs_root / "devices" / "system" / "cpu";
   const std::vector<int> online = online_cpus(cpu_dir);
   info.online_cpus = static_cast<int>(online.size());
-  info.sockets = count_sockets(cpu_dir, online);
+  const auto cores = cores_by_package(cpu_dir, online);
+  info.sockets = static_cast<int>(cores.size());
+  info.cores_per_socket = count_cores_per_socket(cores);
   info.smt_enabled = smt_active(cpu_dir);
   const fs::path devices = sysfs_root / "bus" / "event_source" / "devices";
   info.pmus = read_pmus(devices);

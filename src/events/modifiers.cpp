@@ -41,6 +41,15 @@ bool parse_perf_letters(std::string_view letters, Modifiers& modifiers) {
   return true;
 }
 
+// The core PMUs call the counter mask "cmask", the server uncore units
+// "thresh", the client ones from Alder Lake on "threshold".
+std::string_view counter_mask_term(const PmuFormat& format) {
+  for (std::string_view term : {"cmask", "thresh"}) {
+    if (format.knows(term)) return term;
+  }
+  return "threshold";
+}
+
 }  // namespace
 
 bool parse_modifier(std::string_view item, Modifiers& modifiers) {
@@ -140,8 +149,7 @@ Modifiers parse_suffix_modifiers(std::string_view suffix, std::string_view event
 }
 
 void apply_modifiers(const Modifiers& modifiers, const PmuFormat& format, Encoding& encoding) {
-  // Uncore PMUs call the counter mask "thresh".
-  if (modifiers.cmask) format.set(encoding, format.knows("cmask") ? "cmask" : "thresh", *modifiers.cmask);
+  if (modifiers.cmask) format.set(encoding, counter_mask_term(format), *modifiers.cmask);
   if (modifiers.invert) format.set(encoding, "inv", *modifiers.invert);
   if (modifiers.edge) format.set(encoding, "edge", *modifiers.edge);
   if (modifiers.equal) format.set(encoding, "eq", *modifiers.equal);

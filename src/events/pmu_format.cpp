@@ -72,7 +72,7 @@ PmuFormat PmuFormat::builtin_x86_core(cpu::Vendor vendor) {
   return format;
 }
 
-PmuFormat PmuFormat::builtin_intel_uncore(std::string pmu) {
+PmuFormat PmuFormat::builtin_intel_uncore(std::string pmu, const cpu::CpuId& cpu) {
   PmuFormat format;
   format.pmu_name_ = std::move(pmu);
   const std::string_view origin = "built-in Intel uncore format";
@@ -82,6 +82,15 @@ PmuFormat PmuFormat::builtin_intel_uncore(std::string pmu) {
   format.add_term("inv", "config:23", origin);
   format.add_term("thresh", "config:24-31", origin);
   format.add_term("cmask", "config:24-31", origin);  // the client units' name for it
+  if (format.pmu_name_ == "uncore_iio") {
+    // The kernel's IIO formats: Skylake and Cascade Lake servers (model 0x55)
+    // have eight port bits; Ice Lake server and later twelve, the function
+    // mask above them.
+    const bool skylake_server = cpu.vendor == cpu::Vendor::Intel && cpu.family == 6 && cpu.model == 0x55;
+    format.add_term("umask", "config:8-15", origin);
+    format.add_term("ch_mask", skylake_server ? "config:36-43" : "config:36-47", origin);
+    format.add_term("fc_mask", skylake_server ? "config:44-46" : "config:48-50", origin);
+  }
   return format;
 }
 

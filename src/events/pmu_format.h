@@ -24,8 +24,9 @@ class PmuFormat {
   // The layout Intel's uncore units publish (Ice Lake and Sapphire Rapids
   // servers: the unit mask's extension above bit 32, the counter mask named
   // thresh), for another CPU's uncore events: the client units' terms sit in
-  // the same bits.
-  static PmuFormat builtin_intel_uncore(std::string pmu);
+  // the same bits. The IIO boxes' port and function masks (ch_mask, fc_mask)
+  // sit where `cpu`'s generation has them.
+  static PmuFormat builtin_intel_uncore(std::string pmu, const cpu::CpuId& cpu);
 
   // Adds a term from its sysfs description, e.g. "config:0-7,32-35".
   // `origin` names the description in errors.

@@ -28,7 +28,7 @@ std::string describe_cpu(const cpu::CpuId& id) {
 
 struct Resolver::Impl {
   explicit Impl(ResolverConfig config_in)
-      : config(std::move(config_in)), pmus(config.sysfs_devices, config.cpu.id.vendor, config.core_pmu) {
+      : config(std::move(config_in)), pmus(config.sysfs_devices, config.cpu.id, config.core_pmu) {
     load_tables();
   }
 

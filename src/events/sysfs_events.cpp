@@ -11,12 +11,12 @@ namespace topdown::events {
 
 namespace fs = std::filesystem;
 
-SysfsPmus::SysfsPmus(fs::path devices_dir, cpu::Vendor vendor, std::string core_pmu)
-    : devices_dir_(std::move(devices_dir)), vendor_(vendor), core_pmu_(std::move(core_pmu)) {
+SysfsPmus::SysfsPmus(fs::path devices_dir, cpu::CpuId cpu, std::string core_pmu)
+    : devices_dir_(std::move(devices_dir)), cpu_(std::move(cpu)), core_pmu_(std::move(core_pmu)) {
   if (!core_pmu_.empty()) return;
   const bool hybrid = !fs::exists(devices_dir_ / "cpu") && fs::exists(devices_dir_ / "cpu_core");
   core_pmu_ = hybrid ? "cpu_core" : "cpu";
-  if (vendor_ != cpu::Vendor::Arm) return;
+  if (cpu_.vendor != cpu::Vendor::Arm) return;
   // The first, i.e. the only one unless the cores are of several kinds; a
   // model for one kind names its PMU through ResolverConfig::core_pmu.
   const std::vector<cpu::PmuInfo> pmus = cpu::read_pmus(devices_dir_);
@@ -61,7 +61,7 @@ SysfsPmus::PmuFacts SysfsPmus::single_facts(std::string_view pmu) const {
   if (fs::is_directory(format_dir)) {
     read.format = PmuFormat::from_directory(format_dir);
   } else if (pmu == core_pmu_) {
-    read.format = PmuFormat::builtin_x86_core(vendor_);
+    read.format = PmuFormat::builtin_x86_core(cpu_.vendor);
   } else {
     read.format.set_pmu_name(std::string(pmu));
   }
@@ -86,8 +86,8 @@ SysfsPmus::PmuFacts SysfsPmus::family_facts(std::string_view family) const {
 }
 
 PmuFormat SysfsPmus::absent_format(std::string_view pmu) const {
-  if (pmu.starts_with("uncore_")) return PmuFormat::builtin_intel_uncore(std::string(pmu));
-  return PmuFormat::builtin_x86_core(vendor_);
+  if (pmu.starts_with("uncore_")) return PmuFormat::builtin_intel_uncore(std::string(pmu), cpu_);
+  return PmuFormat::builtin_x86_core(cpu_.vendor);
 }
 
 uint32_t SysfsPmus::type(std::string_view pmu) const {

@@ -27,7 +27,9 @@ inline constexpr std::string_view kAssumedArmCorePmu = "armv8_pmuv3_0";
 class SysfsPmus {
  public:
   // `core_pmu` as ResolverConfig::core_pmu.
-  SysfsPmus(std::filesystem::path devices_dir, cpu::Vendor vendor, std::string core_pmu = "");
+  // `cpu`: the CPU whose PMUs these are (another CPU's uncore layout when
+  // they are absent depends on its generation).
+  SysfsPmus(std::filesystem::path devices_dir, cpu::CpuId cpu, std::string core_pmu = "");
 
   // "cpu", the core PMU of one core type on hybrid Intel parts, or the Arm
   // core PMU (armv8_pmuv3_0, ...; kAssumedArmCorePmu when sysfs has none); a
@@ -74,7 +76,7 @@ class SysfsPmus {
   const PmuFacts& facts(std::string_view pmu) const;
 
   std::filesystem::path devices_dir_;
-  cpu::Vendor vendor_;
+  cpu::CpuId cpu_;
   std::string core_pmu_;
   mutable std::mutex facts_mutex_;
   mutable std::map<std::string, PmuFacts, std::less<>> facts_;

@@ -39,7 +39,8 @@ struct MachineSize {
 const std::map<std::string_view, MachineSize> kMachineSizes = {
     {"num_cpus_online", {CountsLine::Kind::OnlineCpus, "CPUs"}},
     {"socket_count", {CountsLine::Kind::Sockets, "sockets"}},
-    {"chas_per_socket", {CountsLine::Kind::ChasPerSocket, "CHA boxes"}}};
+    {"chas_per_socket", {CountsLine::Kind::ChasPerSocket, "CHA boxes"}},
+    {"cores_per_socket", {CountsLine::Kind::CoresPerSocket, "cores"}}};
 
 }  // namespace
 
@@ -56,7 +57,7 @@ CountsLine parse_counts_line(std::string_view line) {
   if (words_of(line, words) != 2) {
     throw Error(fmt::format(
         "expected 'EVENT VALUE' or a run variable (interval-s, smt_enabled, ebs_mode, perf_metrics, num_cpus_online, "
-        "socket_count, chas_per_socket), found '{}'",
+        "socket_count, chas_per_socket, cores_per_socket), found '{}'",
         excerpt(line)));
   }
   parsed.name = words[0];

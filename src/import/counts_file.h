@@ -15,7 +15,8 @@ struct CountsLine {
     PerfMetrics,
     OnlineCpus,
     Sockets,
-    ChasPerSocket
+    ChasPerSocket,
+    CoresPerSocket
   } kind = Kind::Blank;
   std::string_view name;  // the event
   double value = 0;

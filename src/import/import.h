@@ -39,14 +39,15 @@ struct FileInfo {
   std::optional<bool> smt_enabled;  // counts file run variables
   std::optional<bool> ebs_mode;
   std::optional<bool> perf_metrics;
-  std::optional<int> online_cpus;      // num_cpus_online
-  std::optional<int> sockets;          // socket_count
-  std::optional<int> chas_per_socket;  // chas_per_socket
+  std::optional<int> online_cpus;       // num_cpus_online
+  std::optional<int> sockets;           // socket_count
+  std::optional<int> chas_per_socket;   // chas_per_socket
+  std::optional<int> cores_per_socket;  // cores_per_socket
   // Mean retire latencies (cycles) from perf's TPEBS rows (EVENT:R,
   // cpu_core/EVENT/R) or counts-file lines EVENT:R, by formula name
   // (model::retire_latency_name); the mean of an event's rows.
   std::map<std::string, double, std::less<>> retire_latencies;
-  uint64_t rows = 0;  // counter rows (perf) or event lines (counts file)
+  uint64_t rows = 0;                    // counter rows (perf) or event lines (counts file)
   size_t intervals_read = 0;
   // perf stat runs one after another (each "# started on ..."), without -I.
   size_t runs = 1;

@@ -325,6 +325,9 @@ class FileReader {
         case CountsLine::Kind::ChasPerSocket:
           set_once(info_.chas_per_socket, static_cast<int>(parsed_line.value), "chas_per_socket");
           break;
+        case CountsLine::Kind::CoresPerSocket:
+          set_once(info_.cores_per_socket, static_cast<int>(parsed_line.value), "cores_per_socket");
+          break;
       }
     } while (lines_.next(line));
     if (info_.rows == 0) {

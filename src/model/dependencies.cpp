@@ -19,6 +19,7 @@ std::optional<expr::Value> known_run_variable(std::string_view name, const RunVa
     const auto measured = vars.retire_latencies.find(name);
     return measured == vars.retire_latencies.end() ? expr::Value{} : expr::Value{measured->second};
   }
+  if (name == "#cores_per_socket") return count_if_known(vars.cores_per_socket);
   return std::nullopt;
 }
 

@@ -34,6 +34,7 @@ struct RunVariables {
   // and CHAS_PER_SOCKET, #socket_count and #chas_per_socket); 0 when unknown.
   int sockets = 0;
   int chas_per_socket = 0;
+  int cores_per_socket = 0;  // perfmon's CORES_PER_SOCKET, #cores_per_socket; 0 when unknown
   // Mean retire latencies (cycles) the run measured or was given, by formula
   // name (retire_latency_name); they take the place of the model's defaults.
   std::map<std::string, double, std::less<>> retire_latencies{};
@@ -122,7 +123,8 @@ class Dependencies {
 };
 
 // Value of a run variable known before the run (smt_enabled, #smt_on,
-// ebs_mode, perf_metrics, num_cpus_online, #socket_count, #chas_per_socket);
+// ebs_mode, perf_metrics, num_cpus_online, #socket_count, #chas_per_socket,
+// #cores_per_socket);
 // nullopt for names that are not such variables.
 std::optional<expr::Value> known_run_variable(std::string_view name, const RunVariables& vars);
 

@@ -28,9 +28,10 @@ std::string to_string(const CpuMatch& match) {
 }
 
 bool is_run_variable(std::string_view name) {
-  static constexpr std::array<std::string_view, 13> kNames = {
-      "smt_enabled", "ebs_mode", "perf_metrics", "num_cpus_online",  "interval-s",    "duration_time",   "#smt_on",
-      "#slots",      "this",     "parent_over",  "#num_cpus_online", "#socket_count", "#chas_per_socket"};
+  static constexpr std::array<std::string_view, 14> kNames = {
+      "smt_enabled",      "ebs_mode",         "perf_metrics", "num_cpus_online", "interval-s",       "duration_time",
+      "#smt_on",          "#slots",           "this",         "parent_over",     "#num_cpus_online", "#socket_count",
+      "#chas_per_socket", "#cores_per_socket"};
   return std::find(kNames.begin(), kNames.end(), name) != kNames.end() || is_retire_latency(name);
 }
 

@@ -33,6 +33,7 @@ ImportDecision decide_import(const ImportOptions& options, const model::Model& m
     vars.retire_latencies = model::read_retire_latency_file(options.retire_latencies);
   // The file's own rows were measured in the run it holds: they come first.
   for (const auto& [name, cycles] : file.retire_latencies) vars.retire_latencies[name] = cycles;
+  vars.cores_per_socket = file.cores_per_socket.value_or(0);
   vars.perf_metrics = resolve(options.perf_metrics, file.perf_metrics.value_or(has_topdown_metrics(sample, resolver)));
   vars.smt_enabled = resolve(options.smt, file.smt_enabled.value_or(false));
   if (options.smt == Toggle::Auto && !file.smt_enabled) {

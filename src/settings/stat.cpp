@@ -31,6 +31,7 @@ StatPlanning plan_stat(const StatOptions& options, const cpu::CpuInfo& cpu, cons
     planning.vars.online_cpus = cpu.online_cpus;
     planning.vars.sockets = cpu.sockets;
     planning.vars.chas_per_socket = cha_boxes(cpu);
+    planning.vars.cores_per_socket = cpu.cores_per_socket;
   }
   if (!options.retire_latencies.empty()) {
     planning.vars.retire_latencies = model::read_retire_latency_file(options.retire_latencies);

@@ -119,5 +119,64 @@ TEST(ServerUncoreSizes, CountsFileGivesSocketsAndChasPerSocket) {
   EXPECT_EQ(info_values(without.err).at("whole").count("uncore_frequency"), 0u);  // n/a: no value to show
 }
 
+// Skylake server's uncore_frequency divides by the cores of each socket
+// (perfmon's CORES_PER_SOCKET: one caching agent per core there).
+TEST(ServerUncoreSizes, CountsFileGivesCoresPerSocket) {
+  TempTree tree;
+  const std::string counts = "interval-s 4\nsocket_count 2\nUNC_CHA_CLOCKTICKS 38400000000\n";
+  const std::filesystem::path sized = tree.write("sized.counts", "cores_per_socket 4\n" + counts);
+  const CommandResult r = run_command(kTopdown + " import --cpu skx --info --json -l 1 " + sized.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // 38.4e9 ticks over 8 boxes in 4 s: 1.2 GHz.
+  EXPECT_DOUBLE_EQ(info_values(r.err).at("whole").at("uncore_frequency"), 1.2);
+
+  const std::filesystem::path unsized = tree.write("unsized.counts", counts);
+  const CommandResult without = run_command(kTopdown + " import --cpu skx --info --json -l 1 " + unsized.string());
+  ASSERT_EQ(without.exit_code, 0) << without.err;
+  EXPECT_EQ(info_values(without.err).at("whole").count("uncore_frequency"), 0u);
+}
+
+// The kernel's RAPL events count 2^-32 J; perfmon's server formula reads the
+// package MSR (2^-14 J, as 61 uJ) and the DRAM MSR (2^-16 J, as 15.6 uJ).
+TEST(ServerUncorePower, PackageAndDramEnergyGiveWatts) {
+  TempTree tree;
+  const double package_joules = 400;
+  const double dram_joules = 60;
+  const double two_to_32 = 4294967296.0;
+  const std::filesystem::path file =
+      tree.write("power.counts", "interval-s 2\npower/energy-pkg/ " + std::to_string(package_joules * two_to_32) +
+                                     "\npower/energy-dram/ " + std::to_string(dram_joules * two_to_32) + "\n");
+  const CommandResult r = run_command(kTopdown + " import --cpu spr --info --json -l 1 " + file.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const double package_msr = package_joules * 16384;  // 2^14 counts a joule
+  const double dram_msr = dram_joules * 65536;        // 2^16
+  EXPECT_NEAR(info_values(r.err).at("whole").at("Info_System_Power"), (package_msr * 61 + dram_msr * 15.6) / 2e6, 1e-9);
+}
+
+// The IIO boxes' data requests: four bytes each, every port (SPR's
+// ALL_PARTS) or one event per port (SKX's PART0-3, which the model adds up).
+TEST(ServerUncoreIio, RequestsOfTheIioBoxesGiveIoBandwidth) {
+  TempTree tree;
+  const std::filesystem::path spr = tree.write("spr.counts",
+                                               "interval-s 2\nUNC_IIO_DATA_REQ_OF_CPU.MEM_READ.ALL_PARTS 500000000\n"
+                                               "UNC_IIO_DATA_REQ_OF_CPU.MEM_WRITE.ALL_PARTS 250000000\n");
+  const CommandResult r = run_command(kTopdown + " import --cpu spr --info --json -l 1 " + spr.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto metrics = info_values(r.err).at("whole");
+  EXPECT_DOUBLE_EQ(metrics.at("iio_bandwidth_read"), 5e8 * 4 / 1e6 / 2);  // MB/s
+  EXPECT_DOUBLE_EQ(metrics.at("iio_bandwidth_write"), 2.5e8 * 4 / 1e6 / 2);
+
+  std::string parts = "interval-s 2\n";
+  for (int part = 0; part < 4; ++part) {
+    parts += "UNC_IIO_DATA_REQ_OF_CPU.MEM_WRITE.PART" + std::to_string(part) + " " +
+             std::to_string((part + 1) * 100000000) + "\n";
+  }
+  const std::filesystem::path skx = tree.write("skx.counts", parts);
+  const CommandResult s = run_command(kTopdown + " import --cpu skx --info --json -l 1 " + skx.string());
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  // Devices writing to memory: 1e9 requests of four bytes in 2 s, in GB/s.
+  EXPECT_DOUBLE_EQ(info_values(s.err).at("whole").at("Info_System_IO_Read_BW"), 1e9 * 4 / 1e9 / 2);
+}
+
 }  // namespace
 }  // namespace topdown::testing

@@ -76,6 +76,38 @@ TEST(Detect, SmtFallsBackToThreadSiblingsOfCpu0) {
   EXPECT_FALSE(detect(tree.root() / "sys", tree.root() / "proc").smt_enabled);
 }
 
+// Two packages of two cores with two threads each (CPU n and n+4 share a
+// core), as the kernel numbers an SMT machine: a core id counts once.
+void write_topology(const TempTree& tree, int cpu, int package, int core) {
+  const std::string dir = "sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/topology/";
+  tree.write(dir + "physical_package_id", std::to_string(package) + "\n");
+  tree.write(dir + "core_id", std::to_string(core) + "\n");
+}
+
+TEST(Detect, CoresPerSocketAreEachPackagesDistinctCoreIds) {
+  TempTree tree;
+  tree.write("sys/devices/system/cpu/online", "0-7\n");
+  for (int cpu = 0; cpu < 8; ++cpu) write_topology(tree, cpu, cpu % 4 < 2 ? 0 : 1, cpu % 2);
+  const CpuInfo info = detect(tree.root() / "sys", tree.root() / "proc", CounterCheck::Skip);
+  EXPECT_EQ(info.sockets, 2);
+  EXPECT_EQ(info.cores_per_socket, 2);
+}
+
+TEST(Detect, CoresPerSocketAreUnknownWhenPackagesDifferOrCoreIdsAreMissing) {
+  TempTree tree;
+  tree.write("sys/devices/system/cpu/online", "0-2\n");
+  write_topology(tree, 0, 0, 0);
+  write_topology(tree, 1, 0, 1);
+  write_topology(tree, 2, 1, 0);  // package 1 has one core online, package 0 two
+  EXPECT_EQ(detect(tree.root() / "sys", tree.root() / "proc", CounterCheck::Skip).cores_per_socket, 0);
+  tree.write("sys/devices/system/cpu/online", "0-1\n");
+  EXPECT_EQ(detect(tree.root() / "sys", tree.root() / "proc", CounterCheck::Skip).cores_per_socket, 2);
+  std::filesystem::remove(tree.root() / "sys/devices/system/cpu/cpu1/topology/core_id");
+  const CpuInfo without_core_id = detect(tree.root() / "sys", tree.root() / "proc", CounterCheck::Skip);
+  EXPECT_EQ(without_core_id.sockets, 1);
+  EXPECT_EQ(without_core_id.cores_per_socket, 0);
+}
+
 TEST(Detect, MissingFilesLeaveDefaults) {
   TempTree tree;
   const CpuInfo info = detect(tree.root() / "sys", tree.root() / "proc");

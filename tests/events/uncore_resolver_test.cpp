@@ -2,7 +2,8 @@
 // uncore_cha_1, ...): an event of the unit resolves to the whole family,
 // each box's perf type and the CPUs (one per socket) it counts on, packed
 // with the boxes' own format (tests/data/sysfs-spr: 3 CHAs of types 20-22,
-// 2 memory controllers of types 23-24, one UPI and one M2M box, cpumask 0,4).
+// 2 memory controllers of types 23-24, one UPI and one M2M box, 2 IIO boxes
+// of types 27-28, cpumask 0,4).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -83,6 +84,36 @@ TEST(UncoreResolver, AnotherMachinesUncoreEncodesAsItsBoxesWould) {
   EXPECT_EQ(occupancy.config, kTorOccupancyConfig | (1ull << 24));
   EXPECT_TRUE(occupancy.uncore);
   EXPECT_EQ(resolver.resolve("UNC_CHA_CLOCKTICKS:one_unit").pmu, "uncore_cha_0");
+}
+
+// perfmon's IIO events name the ports and functions they count (PortMask,
+// FCMask): the kernel's ch_mask and fc_mask terms, at config bits 36 and 48
+// from Ice Lake server on.
+constexpr uint64_t kIioReadsAllPorts = 0x83 | (0x04ull << 8) | (0xffull << 36) | (0x7ull << 48);
+
+TEST(UncoreResolver, IioMasksArePackedWithTheBoxesFormat) {
+  const Encoding reads = spr_resolver(kSprDevices).resolve("UNC_IIO_DATA_REQ_OF_CPU.MEM_READ.ALL_PARTS");
+  EXPECT_EQ(reads.pmu, "uncore_iio");
+  EXPECT_EQ(reads.box_types, (std::vector<uint32_t>{27, 28}));
+  EXPECT_EQ(reads.uncore_cpus, (std::vector<int>{0, 4}));
+  EXPECT_EQ(reads.config, kIioReadsAllPorts);
+  EXPECT_EQ(reads.counter_mask, 0x3u);
+}
+
+Encoding offline(const std::string& model_name, std::string_view event) {
+  const model::Model model = model::select_model(kModels, {}, model_name);
+  return Resolver(offline_resolver_config(model)).resolve(event);
+}
+
+TEST(UncoreResolver, AnotherMachinesIioMasksSitWhereItsGenerationHasThem) {
+  EXPECT_EQ(offline("spr", "UNC_IIO_DATA_REQ_OF_CPU.MEM_READ.ALL_PARTS").config, kIioReadsAllPorts);
+  // Skylake server: eight port bits from 36, the function mask from 44;
+  // perfmon's PART2 is port mask 0x04, function mask 0x07.
+  EXPECT_EQ(offline("skx", "UNC_IIO_DATA_REQ_OF_CPU.MEM_READ.PART2").config,
+            0x83 | (0x04ull << 8) | (0x04ull << 36) | (0x7ull << 44));
+  // Granite Rapids' list repeats the masks in UMaskExt 0x70ff0, i.e. from config bit 32.
+  EXPECT_EQ(offline("gnr", "UNC_IIO_DATA_REQ_OF_CPU.MEM_READ.ALL_PARTS").config,
+            0x83 | (0x04ull << 8) | (0x70ff0ull << 32));
 }
 
 }  // namespace

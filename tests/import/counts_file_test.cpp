@@ -65,6 +65,16 @@ TEST(CountsFile, RetireLatencyLinesAreMeansNotCounts) {
   EXPECT_EQ(file.whole.sample.find("BR_MISP_RETIRED.RET_COST:R"), nullptr);
 }
 
+TEST(CountsFile, CoresPerSocketRunVariable) {
+  const auto file = read_whole("cores_per_socket 18\nslots 100\n");
+  EXPECT_EQ(file.info.cores_per_socket, std::optional<int>(18));
+  EXPECT_EQ(file.whole.sample.find("cores_per_socket"), nullptr);
+  EXPECT_NE(read_error("cores_per_socket 0\n").find(":1: cores_per_socket must be a whole number of cores"),
+            std::string::npos);
+  EXPECT_NE(read_error("cores_per_socket 4\ncores_per_socket 4\n").find("cores_per_socket is given twice"),
+            std::string::npos);
+}
+
 TEST(CountsFile, LinesOfOneEventAddUp) {
   auto file = read_whole("cycles 100\ncycles 50\n");
   EXPECT_DOUBLE_EQ(value_of(file.whole, "cycles"), 150);

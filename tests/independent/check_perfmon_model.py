@@ -15,8 +15,7 @@ tree. The model's metrics perfmon does not have are listed as notes, not
 judged. The model may leave a perfmon metric out only for a reason this
 check finds in perfmon's files itself, and the notes list them by reason:
 perfmon's formula cannot be evaluated (below); it reads uncore events
-(UNC_*, FREERUN_*); it needs a machine size topdown does not know
-(CORES_PER_SOCKET); it counts with a
+(UNC_*, FREERUN_*); it counts with a
 modifier topdown does not take (eq1: cycles where the count equals the
 threshold); it reads an event the CPU's core events files
 (<CPU>/events/*core.json) do not list; its parent node is left out; its
@@ -74,8 +73,8 @@ perfmon's terms, as topdown spells them:
                                 dependent-loads weight)
   machine sizes (the number of logical CPUs, sockets, CHAs and cores per
   socket) are written into the counts file as counts of the names in
-  MACHINE_SIZES; topdown reads num_cpus_online, socket_count and
-  chas_per_socket as run variables, and has no cores per socket.
+  MACHINE_SIZES; topdown reads num_cpus_online, socket_count,
+  chas_per_socket and cores_per_socket as run variables.
 
 PERF_METRICS (--perf-metrics on|off, for Ice Lake and later): the run
 variable perf_metrics is written into each counts file. With it on, the
@@ -132,9 +131,11 @@ SLOTS_ON_GENERAL_COUNTER = "TOPDOWN.SLOTS_P"
 EVENT_NAMES = {
     "TOPDOWN.SLOTS:perf_metrics": (SLOTS_EVENT, 1),
     "TSC": (TSC_EVENT, 1),
-    # Package energy: perfmon reads the MSR, in units of 2^-14 J; the
-    # kernel's RAPL event counts 2^-32 J.
+    # Package energy: perfmon reads the MSR, in units of 2^-14 J (the
+    # servers' DRAM energy in 2^-16 J); the kernel's RAPL events count 2^-32 J.
     "UNC_PKG_ENERGY_STATUS": ("power/energy-pkg/", 2 ** 18),
+    "FREERUN_PKG_ENERGY_STATUS": ("power/energy-pkg/", 2 ** 18),
+    "FREERUN_DRAM_ENERGY_STATUS": ("power/energy-dram/", 2 ** 16),
 }
 
 # Machine sizes perfmon names as constants: the name written into the counts
@@ -684,8 +685,6 @@ def reported_entries(report):
 
 
 UNCORE_PREFIXES = ("UNC_", "FREERUN_")
-# Machine sizes topdown does not know (see MACHINE_SIZES for those it reads).
-SIZES_TOPDOWN_LACKS = ("CORES_PER_SOCKET",)
 # Event modifiers topdown does not take: eq1 (count cycles where the count
 # equals the threshold; Lion Cove's IDQ.*_UOPS:c8:i1:eq1).
 MODIFIERS_TOPDOWN_LACKS = ("eq1",)
@@ -735,8 +734,6 @@ def why_absent(metric, by_name, reported, tree):
         return "perfmon's formula cannot be evaluated"
     if any(event.startswith(UNCORE_PREFIXES) for event in events):
         return "they read uncore events"
-    if any(constant in SIZES_TOPDOWN_LACKS for constant in metric.constants.values()):
-        return "they need machine sizes topdown does not know"
     modifiers = sorted({m for event in events for m in event.split(":")[1:] if m in MODIFIERS_TOPDOWN_LACKS})
     if modifiers:
         return f"they count with modifiers topdown does not take: {', '.join(modifiers)}"

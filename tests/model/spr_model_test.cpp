@@ -16,9 +16,9 @@ namespace {
 
 const std::filesystem::path kPerfmonMetrics = testing::perfmon_metrics_file("SPR", "sapphirerapids_metrics.json");
 
-// The perfmon TMA metric the model leaves out: it reads the free-running
-// energy counters.
-const std::set<std::string> kLeftOut = {"Info_System_Power"};
+// perfmon's TMA metrics are all in the model: Info_System_Power reads the
+// kernel's RAPL counters in place of the free-running energy MSRs.
+const std::set<std::string> kLeftOut = {};
 
 constexpr double kSlots = 1'200'000;
 
@@ -59,15 +59,15 @@ TEST_F(SprModel, DescribesSapphireRapidsServer) {
   EXPECT_FALSE(model_.matches(testing::intel_cpu(6, 0x6A)));  // Ice Lake server: a different model
 }
 
-TEST_F(SprModel, HasOneHundredFourteenNodesOnSixLevelsAndOneHundredEightySevenInfoMetrics) {
+TEST_F(SprModel, HasOneHundredFourteenNodesOnSixLevelsAndOneHundredNinetyInfoMetrics) {
   const testing::TreeCount count = testing::count_tree(model_);
   EXPECT_EQ(count.nodes_per_level, (std::map<int, int>{{1, 4}, {2, 8}, {3, 28}, {4, 45}, {5, 20}, {6, 9}}));
-  // 136 TMA Bottleneck and Info metrics less Info_System_Power, and 52 of
-  // perfmon's 54 other metrics: 20 on core events, 32 on the CHA, memory
-  // controller, UPI and M2M boxes (6 of them divided by the CHA boxes of the
-  // machine's sockets), not the 2 on IIO boxes.
-  EXPECT_EQ(count.infos, 135 + 52);
-  EXPECT_EQ(model_.nodes.size(), 114u + 187u);
+  // 136 TMA Bottleneck and Info metrics, and all 54 of perfmon's other
+  // metrics: 20 on core events, 34 on the CHA, memory controller, UPI, M2M
+  // and IIO boxes (6 of them divided by the CHA boxes of the machine's
+  // sockets).
+  EXPECT_EQ(count.infos, 136 + 54);
+  EXPECT_EQ(model_.nodes.size(), 114u + 190u);
 }
 
 TEST_F(SprModel, MatchesPerfmonsTreeAndLeavesOutOnlyWhatItCannotCount) {

@@ -39,7 +39,7 @@ TEST(UncorePlan, UncoreInfoMetricsArePlannedOnTheirUnitsBoxes) {
   const schedule::Plan plan = spr_plan_with_every_info_metric();
   for (const char* metric : {"Info_System_DRAM_BW_Use", "Info_System_MEM_Read_Latency", "Info_System_Socket_CLKS",
                              "Info_System_Uncore_Frequency", "Info_System_MEM_Parallel_Reads",
-                             "Info_System_IO_Write_BW", "Info_System_UPI_Data_Transmit_BW"}) {
+                             "Info_System_IO_Write_BW", "Info_System_UPI_Data_Transmit_BW", "iio_bandwidth_read"}) {
     EXPECT_NE(std::find(plan.nodes.begin(), plan.nodes.end(), metric), plan.nodes.end()) << metric;
   }
   std::map<std::string, std::set<std::string>> events_by_pmu;
@@ -62,6 +62,7 @@ TEST(UncorePlan, UncoreInfoMetricsArePlannedOnTheirUnitsBoxes) {
   EXPECT_TRUE(events_by_pmu["uncore_cha"].count("UNC_CHA_TOR_OCCUPANCY.IA_MISS_DRD:c1"));
   EXPECT_EQ(events_by_pmu["uncore_cha_0"], (std::set<std::string>{"UNC_CHA_CLOCKTICKS:one_unit"}));
   EXPECT_TRUE(events_by_pmu["uncore_upi"].count("UNC_UPI_TXL_FLITS.ALL_DATA"));
+  EXPECT_TRUE(events_by_pmu["uncore_iio"].count("UNC_IIO_DATA_REQ_OF_CPU.MEM_READ.ALL_PARTS"));
 }
 
 // The fixture's CPUs 0-3 sit on package 0 and 4-7 on package 1, and it

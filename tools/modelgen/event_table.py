@@ -34,12 +34,14 @@ def shared_event_names():
 
 
 # perfmon's uncore units of the server parts, as the kernel names their PMUs
-# (each registered once per box: uncore_cha_0, uncore_cha_1, ...). IIO is
-# left out: its port and function masks sit in other bits on each generation.
+# (each registered once per box: uncore_cha_0, uncore_cha_1, ...).
 UNCORE_PMUS = {"CHA": "uncore_cha", "iMC": "uncore_imc", "IMC": "uncore_imc", "UPI LL": "uncore_upi",
                "M2M": "uncore_m2m", "M3UPI": "uncore_m3upi", "IRP": "uncore_irp", "CBO": "uncore_cbox",
                "HA": "uncore_ha", "QPI LL": "uncore_qpi", "PCU": "uncore_pcu", "UBOX": "uncore_ubox",
-               "B2CMI": "uncore_b2cmi"}
+               "B2CMI": "uncore_b2cmi", "IIO": "uncore_iio"}
+# The IIO boxes' port and function masks: the kernel's ch_mask and fc_mask
+# terms, whose bits each generation's format files give.
+IIO_MASK_TERMS = {"PortMask": "ch_mask", "FCMask": "fc_mask"}
 # Modifiers of uncore events: one_unit counts on the first box only.
 UNCORE_MODIFIER = re.compile(r"c\d+|one_unit")
 
@@ -50,6 +52,7 @@ class EventTable:
         # intel_extra.ini's events (written as given) and terms (spelled as given).
         self.extra_events = extras.events if extras else {}
         self.terms = extras.terms if extras else {}
+        self.not_countable = extras.not_countable if extras else {}
         # By upper-case name: perfmon's metrics write UNC_UPI_TXL_FLITS where its events say TxL.
         self.uncore_events = {name.upper(): event for name, event in (uncore_events or {}).items()}
         self.retire_latencies = retire_latencies
@@ -63,6 +66,8 @@ class EventTable:
             return "msr/tsc/"
         if RETIRE_LATENCY in modifiers:
             return self.retire_latency(base)
+        if base in self.not_countable:
+            raise NotCountable(f"{base}: {self.not_countable[base]}")
         if base in self.terms and not modifiers:
             self.mark_used(self.terms[base])
             return f"({self.terms[base]})"
@@ -187,8 +192,8 @@ def encoding(event, all_counters):
 
 def uncore_encoding(event, unit_counters):
     """An uncore event on its unit's PMU family; raises NotCountable for what
-    topdown cannot program (box filter registers, port masks, fixed and
-    free-running counters, units it does not know)."""
+    topdown cannot program (box filter registers, other units' port masks,
+    fixed and free-running counters, units it does not know)."""
     name = event["EventName"]
     pmu = UNCORE_PMUS.get(event.get("Unit"))
     if pmu is None:
@@ -196,19 +201,38 @@ def uncore_encoding(event, unit_counters):
     if event.get("CounterType", "PGMABLE") not in ("PGMABLE", None):
         raise NotCountable(f"{name} is on a {event['CounterType'].lower()} uncore counter, "
                            "which topdown does not count")
+    masks = IIO_MASK_TERMS if pmu == "uncore_iio" else {}
     for key in ("PortMask", "FCMask", "ExtSel", "FILTER_VALUE"):
-        if int(event.get(key) or "0", 0) != 0:
+        if key not in masks and int(event.get(key) or "0", 0) != 0:
             raise NotCountable(f"{name} needs the uncore term {key}, which topdown does not program")
-    if event.get("Filter") not in (None, "", "na"):
+    # Skylake server's list names the IIO masks a filter ("fc, chnl"): they are the terms above.
+    if event.get("Filter") not in (None, "", "na") and not (masks and set(event["Filter"].replace(" ", "").split(","))
+                                                              <= {"fc", "chnl"}):
         raise NotCountable(f"{name} needs a box filter register ({event['Filter']}), "
                            "which topdown does not program")
-    umask = (int(event.get("UMaskExt") or "0", 16) << 8) | int(event.get("UMask") or "0", 16)
+    umask_ext = int(event.get("UMaskExt") or "0", 16)
+    if masks:
+        umask_ext = without_iio_masks(event, umask_ext)
+    umask = (umask_ext << 8) | int(event.get("UMask") or "0", 16)
     terms = [f"event={event['EventCode'].lower()}", f"umask={umask:#x}"]
+    terms += [f"{term}={int(event[key], 16):#x}" for key, term in masks.items() if int(event.get(key) or "0", 16)]
     if int(event.get("CounterMask") or "0", 0) != 0:
         terms.append(f"thresh={int(event['CounterMask'], 0)}")
     # Always listed: the scheduler knows an uncore box's counters only from its events.
     counters = {int(c) for c in event.get("Counter", "").split(",") if c.strip().isdigit()} or unit_counters
     return f"{pmu}/{','.join(terms)}/ counters={counter_list(counters)} uncore"
+
+
+def without_iio_masks(event, umask_ext):
+    """Granite Rapids' and Sierra Forest's lists repeat an IIO event's masks in
+    its UMaskExt (the port mask from bit 4, the function mask from bit 16:
+    config bits 36 and 48, where the kernel's ch_mask and fc_mask put them);
+    the rest of the extension is what the unit mask adds."""
+    repeated = (int(event.get("FCMask") or "0", 16) << 16) | (int(event.get("PortMask") or "0", 16) << 4)
+    if umask_ext and umask_ext != repeated:
+        raise NotCountable(f"{event['EventName']}: its UMaskExt {umask_ext:#x} is not its port and function "
+                           "masks, which topdown cannot tell apart from the unit mask")
+    return 0
 
 
 def counter_list(counters):

@@ -23,9 +23,11 @@ RUN_TERMS = {
     "num_cpus": "#num_cpus_online",
 }
 KEYWORDS = {"if", "else", "and", "or", "not", "min", "max"}
-# perfmon's machine sizes topdown knows: run variables from the CPU probe
-# (sockets; CHA boxes are the uncore_cha_N PMUs) or an import's counts file.
-MACHINE_SIZES = {"SOCKET_COUNT": "#socket_count", "CHAS_PER_SOCKET": "#chas_per_socket"}
+# perfmon's machine sizes: run variables from the CPU probe (sockets and the
+# cores of each from sysfs topology; CHA boxes are the uncore_cha_N PMUs) or
+# an import's counts file.
+MACHINE_SIZES = {"SOCKET_COUNT": "#socket_count", "CHAS_PER_SOCKET": "#chas_per_socket",
+                 "CORES_PER_SOCKET": "#cores_per_socket"}
 
 
 def safe_name(name):

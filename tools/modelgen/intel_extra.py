@@ -7,7 +7,7 @@ import re
 from perfmon import GeneratorError
 from text_table import read_text_table
 
-KINDS = ("events", "terms", "constants", "without_perf_metrics", "metric")
+KINDS = ("events", "terms", "constants", "without_perf_metrics", "not_countable", "metric")
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 
 
@@ -27,11 +27,13 @@ class ExtraMetric:
 
 
 class Extras:
-    def __init__(self, events=None, terms=None, constants=None, without_perf_metrics=None, metrics=None):
+    def __init__(self, events=None, terms=None, constants=None, without_perf_metrics=None, not_countable=None,
+                 metrics=None):
         self.events = events or {}
         self.terms = terms or {}
         self.constants = constants or {}
         self.without_perf_metrics = without_perf_metrics or {}
+        self.not_countable = not_countable or {}  # perfmon event -> why this CPU cannot count it
         self.metrics = metrics or []
 
     def general_counter_form(self, formula, where):
@@ -54,25 +56,40 @@ class Extras:
 
 
 def read_extras(path, cpu):
-    """The extras of one CPU (model name); empty where the file has none."""
+    """The extras of one CPU (model name); empty where the file has none. A
+    section names one or more CPUs before its kind; an entry two sections give
+    one CPU must not differ."""
     extras = Extras()
+    given = {}  # (kind, name) -> (value, section)
     for section, entries in read_text_table(path).items():
-        words = section.split()
-        if words[0] != cpu:
-            continue
         where = f"{path}: [{section}]"
-        if len(words) < 2 or words[1] not in KINDS or (words[1] == "metric") != (len(words) == 3):
-            raise GeneratorError(f"{where}: expected [<cpu> <{'|'.join(KINDS[:-1])}>] or [<cpu> metric <Name>]")
-        if words[1] == "metric":
-            extras.metrics.append(ExtraMetric(words[2], entries, where))
-        elif words[1] == "constants":
+        cpus, kind, rest = section_parts(section, where)
+        if cpu not in cpus:
+            continue
+        if kind == "metric":
+            extras.metrics.append(ExtraMetric(rest[0], entries, where))
+            continue
+        for name, value in entries.items():
+            earlier = given.setdefault((kind, name), (value, section))
+            if earlier[0] != value:
+                raise GeneratorError(f"{where}: {name} differs from [{earlier[1]}] for {cpu}")
+        if kind == "constants":
             try:
                 extras.constants.update({name: float(value) for name, value in entries.items()})
             except ValueError as error:
                 raise GeneratorError(f"{where}: a constant must be a number ({error})")
         else:
-            getattr(extras, words[1]).update(entries)
+            getattr(extras, kind).update(entries)
     return extras
+
+
+def section_parts(section, where):
+    """'[skx clx terms]' -> (['skx', 'clx'], 'terms', []); '[skl metric X]' -> (['skl'], 'metric', ['X'])."""
+    words = section.split()
+    kind_at = next((i for i, word in enumerate(words) if word in KINDS), None)
+    if kind_at is None or kind_at == 0 or len(words) - kind_at != (2 if words[kind_at] == "metric" else 1):
+        raise GeneratorError(f"{where}: expected [<cpu> ... <{'|'.join(KINDS[:-1])}>] or [<cpu> ... metric <Name>]")
+    return words[:kind_at], words[kind_at], words[kind_at + 1:]
 
 
 def names_in(formula):
