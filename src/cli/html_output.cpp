@@ -24,7 +24,7 @@ std::string unit_words(aggregate::View view) {
 }  // namespace
 
 HtmlOutput::HtmlOutput(const ReportOptions& options, const std::vector<const model::Model*>& models,
-                       std::string counting)
+                       const std::string& counting)
     : models_(models) {
   if (options.html.empty()) return;
   sink_.emplace(options.html, "--html");

@@ -18,7 +18,7 @@ class HtmlOutput {
   // so that a run is not wasted on a page that cannot be written. One view
   // per model: the one model's, or each core type's of a hybrid CPU
   // (P-cores first), which must outlive this.
-  HtmlOutput(const ReportOptions& options, const std::vector<const model::Model*>& models, std::string counting);
+  HtmlOutput(const ReportOptions& options, const std::vector<const model::Model*>& models, const std::string& counting);
 
   explicit operator bool() const { return !writers_.empty(); }
 

@@ -6,6 +6,7 @@
 
 #include "cli/core_type_record.h"
 #include "cli/evaluation_options.h"
+#include "cli/html_output.h"
 #include "cli/output.h"
 #include "cli/render.h"
 #include "cli/stat_run.h"
@@ -101,6 +102,13 @@ int count_repeated(const StatOptions& options, const cpu::CpuInfo& cpu, const st
   settings::check_repeat_options(options);
   const collect::Target target = settings::stat_target(options);
   std::vector<RepeatedTree> trees = repeated_trees(options, cpu, types, hybrid, target);
+  std::vector<const model::Model*> models;
+  std::vector<model::RunVariables> vars;
+  for (const RepeatedTree& tree : trees) {
+    models.push_back(&tree.type->model);
+    vars.push_back(tree.type->vars);
+  }
+  HtmlOutput html(options.report, models, counting_words(options));  // checks the page's directory before the runs
   std::vector<collect::CounterGroup> groups;
   std::vector<std::vector<collect::CounterGroup>> groups_by_type;
   for (const RepeatedTree& tree : trees) {
@@ -148,7 +156,9 @@ int count_repeated(const StatOptions& options, const cpu::CpuInfo& cpu, const st
   layout.core_typed = hybrid;
   report::ReportWriter writer(layout);
   sink.write(writer.write(std::nullopt, reports));
+  html.add(std::nullopt, reports);
   sink.commit();
+  html.commit(vars);
   return series.exit_code;
 }
 
