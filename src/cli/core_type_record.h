@@ -13,8 +13,10 @@ namespace topdown::cli {
 
 class CoreTypeRecord {
  public:
-  // One core type's reports (one, or one per unit), evaluated with `model`.
-  void add(std::vector<report::Report> reports, const model::Model& model);
+  // One core type's reports (one, or one per unit), evaluated with `model`;
+  // `ran` false for a type the target did not run on, whose cycles are none
+  // (its reports n/a, kept where every record shows every type).
+  void add(std::vector<report::Report> reports, const model::Model& model, bool ran);
 
   // The reports; with `shares`, each type's first report carries its
   // cycles (its model's clock event) over every type's, when every type

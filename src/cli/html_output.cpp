@@ -1,5 +1,7 @@
 #include "cli/html_output.h"
 
+#include <algorithm>
+
 #include "common/strings.h"
 
 namespace topdown::cli {
@@ -21,19 +23,41 @@ std::string unit_words(aggregate::View view) {
 
 }  // namespace
 
-HtmlOutput::HtmlOutput(const ReportOptions& options, const model::Model& model, std::string counting) {
+HtmlOutput::HtmlOutput(const ReportOptions& options, const std::vector<const model::Model*>& models,
+                       const std::string& counting)
+    : models_(models) {
   if (options.html.empty()) return;
   sink_.emplace(options.html, "--html");
-  writer_.emplace(model, html::PageInfo{std::move(counting)});
+  writers_.reserve(models.size());
+  for (const model::Model* model : models) writers_.emplace_back(*model, html::PageInfo{counting});
 }
 
 void HtmlOutput::add(std::optional<double> time_s, const std::vector<report::Report>& reports) {
-  if (writer_) writer_->add(time_s, reports);
+  if (writers_.empty()) return;
+  std::vector<std::vector<report::Report>> by_view(writers_.size());
+  for (const report::Report& report : reports) {
+    const auto model = std::find_if(models_.begin(), models_.end(), [&](const model::Model* candidate) {
+      return !report.core_type.empty() && candidate->core_type == report.core_type;
+    });
+    by_view[model == models_.end() ? 0 : static_cast<size_t>(model - models_.begin())].push_back(report);
+    core_typed_ = core_typed_ || !report.core_type.empty();
+  }
+  for (size_t view = 0; view < writers_.size(); ++view) {
+    if (!by_view[view].empty()) writers_[view].add(time_s, by_view[view]);
+  }
 }
 
-void HtmlOutput::commit(const model::RunVariables& vars) {
-  if (!writer_) return;
-  sink_->write(writer_->page(vars));
+void HtmlOutput::commit(const std::vector<model::RunVariables>& vars) {
+  if (writers_.empty()) return;
+  if (core_typed_) {
+    std::vector<html::CoreTypeView> views;
+    for (size_t view = 0; view < writers_.size() && view < vars.size(); ++view) {
+      views.push_back({&writers_[view], &vars[view]});
+    }
+    sink_->write(html::core_type_page(views));
+  } else {
+    sink_->write(writers_.front().page(vars.front()));
+  }
   sink_->commit();
 }
 

@@ -15,24 +15,32 @@ namespace topdown::cli {
 class HtmlOutput {
  public:
   // Nothing is drawn without --html. The file's directory is checked now,
-  // so that a run is not wasted on a page that cannot be written.
-  HtmlOutput(const ReportOptions& options, const model::Model& model, std::string counting);
+  // so that a run is not wasted on a page that cannot be written. One view
+  // per model: the one model's, or each core type's of a hybrid CPU
+  // (P-cores first), which must outlive this.
+  HtmlOutput(const ReportOptions& options, const std::vector<const model::Model*>& models, const std::string& counting);
 
-  explicit operator bool() const { return writer_.has_value(); }
+  explicit operator bool() const { return !writers_.empty(); }
 
+  // Each report goes to its core type's view (report::Report::core_type),
+  // a report of no core type to the first.
   void add(std::optional<double> time_s, const std::vector<report::Report>& reports);
 
-  // report: the profile's flame graph, made only when a page is written.
-  void set_flame_graph(const std::function<profile::FlameGraph()>& make) {
-    if (writer_) writer_->set_flame_graph(make());
+  // report: view `view`'s flame graph, made only when a page is written.
+  void set_flame_graph(size_t view, const std::function<profile::FlameGraph()>& make) {
+    if (view < writers_.size()) writers_[view].set_flame_graph(make());
   }
 
-  // Writes the page (the run's facts `vars` list each node's events).
-  void commit(const model::RunVariables& vars);
+  // Writes the page: one tree, or, when the reports had core types, a
+  // section per core type that has any (html::core_type_page). `vars` are
+  // each view's run facts (they list each node's events).
+  void commit(const std::vector<model::RunVariables>& vars);
 
  private:
   std::optional<ReportSink> sink_;
-  std::optional<html::HtmlWriter> writer_;
+  std::vector<const model::Model*> models_;
+  std::vector<html::HtmlWriter> writers_;  // one per model
+  bool core_typed_ = false;                // a report had a core type
 };
 
 // How stat counts, in words, for the page's header.

@@ -35,8 +35,8 @@ class FileAnalysis {
 
   bool per_unit() const { return options_.per != aggregate::View::Global; }
   const model::Model& model() const { return model_; }
-  // As decided by the first sample.
-  const model::RunVariables& vars() const { return decision_->vars; }
+  // As decided by the first sample; nullptr before it.
+  const model::RunVariables* vars() const { return decision_ ? &decision_->vars : nullptr; }
 
   // The reports of one interval (or the whole file): one, or one per unit of
   // --per-thread/--per-core/--per-socket. Valid until the next call, which
@@ -211,7 +211,26 @@ class CoreTypeAnalyses {
             core_type_models(detect_cpu(options.root, cpu::CounterCheck::Skip), options.cpu, options.metrics_file)) {}
 
   const model::Model& model() const { return models_.front(); }
-  const model::RunVariables& vars() const { return analyses_.front().analysis->vars(); }
+  // Every core type's model, P-cores first (the one model's for a CPU of one kind).
+  std::vector<const model::Model*> models() const {
+    std::vector<const model::Model*> models;
+    for (const model::Model& model : models_) models.push_back(&model);
+    return models;
+  }
+  // The run facts of each of models(), as its file's rows decided them
+  // (default ones for a model none of the file's rows were evaluated with).
+  std::vector<model::RunVariables> vars() const {
+    std::vector<model::RunVariables> vars(models_.size());
+    for (const CoreType& type : analyses_) {
+      const auto model = std::find_if(models_.begin(), models_.end(), [&](const model::Model& candidate) {
+        return candidate.name == type.analysis->model().name;
+      });
+      if (model != models_.end() && type.analysis->vars()) {
+        vars[static_cast<size_t>(model - models_.begin())] = *type.analysis->vars();
+      }
+    }
+    return vars;
+  }
   bool per_unit() const { return options_.per != aggregate::View::Global; }
 
   // The reports of one interval (or the whole file): those of every core
@@ -224,11 +243,13 @@ class CoreTypeAnalyses {
                                           [&](const CoreType& type) { return import::ran_on(interval, type.pmu); });
     CoreTypeRecord record;
     for (CoreType& type : analyses_) {
-      // An interval the task slept through is reported for every type, n/a.
-      if (ran_anywhere && !import::ran_on(interval, type.pmu)) continue;
+      // An interval the task slept through is reported for every type, n/a;
+      // the columns view keeps every type's block on every line.
+      const bool ran = import::ran_on(interval, type.pmu);
+      if (ran_anywhere && !ran && !options_.report.columns) continue;
       record.add(type.analysis->reports(import::core_type_interval(interval, type.pmu, core_pmus_),
                                         import::core_type_file(file, type.pmu, core_pmus_)),
-                 type.analysis->model());
+                 type.analysis->model(), ran || !ran_anywhere);
     }
     core_type_reports_ = record.take(!per_unit());
     return core_type_reports_;
@@ -263,12 +284,6 @@ class CoreTypeAnalyses {
                   ", the core types of a hybrid CPU, and model " + model().name +
                   " counts on neither; use --cpu with the P-core model of that CPU, such as --cpu adl");
     }
-    if (!options_.report.html.empty() && analyses_.size() > 1) {
-      const std::string one_type =
-          model().companion.empty() ? "" : ", or import one type with --cpu " + model().companion;
-      throw Error(options_.file + ": --html draws one tree, and this file has one per core type (" +
-                  join(core_pmus_, ", ") + "); leave out --html" + one_type);
-    }
   }
 
   const ImportOptions& options_;
@@ -286,16 +301,12 @@ void import_records(const ImportOptions& options, const std::function<void(std::
   import::ReadOptions read_options;
   read_options.per_interval = options.per_interval;
   read_options.per_place = analysis.per_unit();
-  HtmlOutput html(options.report, analysis.model(), counting_words(options));
+  HtmlOutput html(options.report, analysis.models(), counting_words(options));
   const auto write_interval = [&](const import::Interval& interval, const import::FileInfo& file) {
     const auto& reports = analysis.reports(interval, file);
     if (!writer) {
       report::Layout layout = report_layout(options.report, options.per_interval, analysis.per_unit());
       layout.core_typed = analysis.hybrid();
-      if (layout.core_typed && layout.format == report::Format::Columns) {
-        throw Error(options.file + ": --columns shows one tree a line, and this file has one per core type; " +
-                    "leave out --columns");
-      }
       writer.emplace(layout);
     }
     write(writer->write(interval.time_s, reports));

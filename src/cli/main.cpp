@@ -144,6 +144,14 @@ int main(int argc, char** argv) {
   import_command->add_flag("--info", imported.all_info, "All Info metrics, even without their events");
   import_command->add_flag("--per-interval", imported.per_interval, "One report per perf stat -I interval");
   add_per_unit_options(*import_command, imported.per);
+  import_command
+      ->add_flag("--columns", imported.report.columns,
+                 "One line per report: time and level 1 (with --per-interval one per interval)")
+      ->excludes("--csv")
+      ->excludes("--json")
+      ->excludes("--per-thread")
+      ->excludes("--per-core")
+      ->excludes("--per-socket");
   import_command->add_option("--topology", imported.topology,
                              "lscpu -p=CPU,CORE,SOCKET output of the measured machine (default: this machine's)");
   import_command

@@ -315,10 +315,6 @@ int run_report(const ProfileOptions& options) {
     recording = recording::read_perf_script(options.file, script_models);
   }
   const bool hybrid = !recording.header.core_types.empty();
-  if (hybrid && !options.report.html.empty()) {
-    throw Error(options.file + ": --html draws one model's trees, and this recording has one per core type; " +
-                "leave out --html (--pprof writes one profile per core type)");
-  }
   const std::string counting = fmt::format("{} samples{}, {} lost{}", recording.samples.size(),
                                            header_known ? " (topdown record)" : " (perf script)",
                                            recording.lost_samples, recording.truncated ? ", file cut short" : "");
@@ -326,8 +322,9 @@ int run_report(const ProfileOptions& options) {
       profile_core_types(std::move(recording), models, options, header_known);
   if (hybrid) set_core_shares(types);
 
-  const CoreTypeProfile& first = *types.front();
-  HtmlOutput html(options.report, first.model, counting);
+  std::vector<const model::Model*> type_models;
+  for (const auto& type : types) type_models.push_back(&type->model);
+  HtmlOutput html(options.report, type_models, counting);
 
   report::Layout layout = report_layout(options.report, false, true);
   layout.sampled = true;
@@ -355,12 +352,18 @@ int run_report(const ProfileOptions& options) {
   }
   emit(options.report.output, out);
   // The page lists the whole program and each function in one table, each
-  // with its tree, and draws the flame graph of the stacks.
-  html.add(std::nullopt, first.reports);
-  html.set_flame_graph([&] {
-    return profile::flame_graph(first.recording, *first.evaluator, *first.dependencies, first.profile_options);
-  });
-  html.commit(first.decision.vars);
+  // with its tree, and draws the flame graph of the stacks: of each core
+  // type in a section of its own.
+  std::vector<model::RunVariables> vars;
+  for (size_t i = 0; i < types.size(); ++i) {
+    const CoreTypeProfile& type = *types[i];
+    html.add(std::nullopt, type.reports);
+    html.set_flame_graph(i, [&] {
+      return profile::flame_graph(type.recording, *type.evaluator, *type.dependencies, type.profile_options);
+    });
+    vars.push_back(type.decision.vars);
+  }
+  html.commit(vars);
   return 0;
 }
 

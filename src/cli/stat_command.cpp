@@ -51,6 +51,10 @@ int run_stat(const StatOptions& options) {
     return count_core_types(options, context.cpu, plans);
   }
   settings::check_countable(options, context.cpu, context.model);
+  if (options.repeat > 1) {
+    settings::check_live_options(options);
+    return count_repeated(options, context.cpu, plans, false);
+  }
   return count_and_report(options, context, plans.front().plan, plans.front().vars);
 }
 

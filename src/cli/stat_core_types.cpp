@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "cli/core_type_record.h"
+#include "cli/html_output.h"
 #include "cli/output.h"
 #include "cli/render.h"
 #include "cli/stat_analysis.h"
@@ -35,32 +36,46 @@ std::vector<CoreTypePlan> core_type_plans(const StatOptions& options, const Cont
   return plans;
 }
 
-int count_core_types(const StatOptions& options, const cpu::CpuInfo& cpu, const std::vector<CoreTypePlan>& types) {
-  settings::check_live_options(options);
-  settings::check_core_type_options(options);
-  settings::check_countable(options, cpu, types.front().model);
-  const collect::Target target = settings::stat_target(options);
-  settings::check_unit_view(options, target);
-  std::vector<CountedType> counted;
-  counted.reserve(types.size());  // the analyses point into it
-  std::vector<collect::CounterGroup> groups;
+std::vector<PlacedType> place_core_types(const StatOptions& options, const cpu::CpuInfo& cpu,
+                                         const std::vector<CoreTypePlan>& types, const collect::Target& target) {
+  std::vector<PlacedType> placed;
   for (const CoreTypePlan& type : types) {
     settings::CoreTypePlacement placement = settings::core_type_placement(cpu, type.model, target);
     if (!target.cpus.empty() && placement.cpus.empty()) continue;  // -C named no CPU of this type
-    settings::CountedGroups type_groups = settings::counted_groups(type.plan, options.per, target);
-    for (collect::CounterGroup& group : settings::core_type_groups(std::move(type_groups.groups), placement)) {
-      groups.push_back(std::move(group));
-    }
-    CountedType& entry = counted.emplace_back(CountedType{&type, std::move(placement), std::nullopt, nullptr});
+    settings::CountedGroups counted = settings::counted_groups(type.plan, options.per, target);
+    counted.groups = settings::core_type_groups(std::move(counted.groups), placement);
+    placed.push_back({&type, std::move(placement), std::move(counted)});
+  }
+  return placed;
+}
+
+int count_core_types(const StatOptions& options, const cpu::CpuInfo& cpu, const std::vector<CoreTypePlan>& types) {
+  settings::check_live_options(options);
+  settings::check_countable(options, cpu, types.front().model);
+  if (options.repeat > 1) return count_repeated(options, cpu, types, true);
+  const collect::Target target = settings::stat_target(options);
+  settings::check_unit_view(options, target);
+  std::vector<PlacedType> placed = place_core_types(options, cpu, types, target);
+  std::vector<CountedType> counted;
+  counted.reserve(placed.size());  // the analyses point into it
+  std::vector<collect::CounterGroup> groups;
+  std::vector<std::vector<collect::CounterGroup>> groups_by_type;
+  for (PlacedType& type : placed) {
+    groups.insert(groups.end(), type.counted.groups.begin(), type.counted.groups.end());
+    groups_by_type.push_back(type.counted.groups);
+    CountedType& entry = counted.emplace_back(CountedType{type.type, std::move(type.placement), std::nullopt, nullptr});
     if (options.per != aggregate::View::Global) {
-      entry.units.emplace(options.per, target, std::move(type_groups.core_wide_events));
+      entry.units.emplace(options.per, target, std::move(type.counted.core_wide_events));
     }
-    entry.analysis = std::make_unique<Analysis>(options, type.model, type.plan, type.vars, target,
+    entry.analysis = std::make_unique<Analysis>(options, type.type->model, type.type->plan, type.type->vars, target,
                                                 entry.units ? &*entry.units : nullptr);
   }
 
   // The reports of every core type the target ran on (all of them, n/a,
-  // when it ran on none, as an interval it slept through).
+  // when it ran on none, as an interval it slept through; the columns view
+  // keeps every type's block on every line). Shares of the cycles only
+  // where each type has one report.
+  const bool one_report_a_type = options.per == aggregate::View::Global && target.cgroups.empty();
   const auto reports_of = [&](const counts::Sample& sample, const std::vector<counts::Place>& places,
                               const auto& run_of, const std::vector<std::string>& notes) {
     std::vector<counts::Sample> samples;
@@ -68,18 +83,25 @@ int count_core_types(const StatOptions& options, const cpu::CpuInfo& cpu, const 
     const bool ran_anywhere = std::any_of(samples.begin(), samples.end(), counted_anything);
     CoreTypeRecord record;
     for (size_t i = 0; i < counted.size(); ++i) {
-      if (ran_anywhere && !counted_anything(samples[i])) continue;
+      const bool ran = counted_anything(samples[i]);
+      if (ran_anywhere && !ran && !options.report.columns) continue;
       const Analysis& analysis = *counted[i].analysis;
       record.add(analysis.reports(samples[i], settings::core_type_places(places, counted[i].placement.pmu),
                                   run_of(analysis), notes),
-                 counted[i].type->model);
+                 counted[i].type->model, ran || !ran_anywhere);
     }
-    return record.take(options.per == aggregate::View::Global);
+    return record.take(one_report_a_type);
   };
 
+  std::vector<const model::Model*> models;
+  std::vector<model::RunVariables> vars;
+  for (const CountedType& type : counted) {
+    models.push_back(&type.type->model);
+    vars.push_back(type.type->vars);
+  }
   ReportSink sink(options.report.output);
-  report::Layout layout =
-      report_layout(options.report, options.interval_ms.has_value(), options.per != aggregate::View::Global);
+  HtmlOutput html(options.report, models, counting_words(options));
+  report::Layout layout = report_layout(options.report, options.interval_ms.has_value(), !one_report_a_type);
   layout.core_typed = true;
   report::ReportWriter writer(layout);
   collect::IntervalOptions intervals;
@@ -87,17 +109,25 @@ int count_core_types(const StatOptions& options, const cpu::CpuInfo& cpu, const 
     intervals.period = std::chrono::milliseconds(*options.interval_ms);
     intervals.on_interval = [&](const collect::Interval& interval) {
       const auto run_of = [&](const Analysis& analysis) { return analysis.interval_run(interval); };
-      sink.write(writer.write(interval.time_s, reports_of(interval.sample, interval.places, run_of, {})));
+      const std::vector<report::Report> reports = reports_of(interval.sample, interval.places, run_of, {});
+      sink.write(writer.write(interval.time_s, reports));
+      html.add(interval.time_s, reports);
     };
   }
-  const collect::WorkloadResult result = collect::collect(target, groups, collect_options(options), intervals);
+  const collect::Options how = collect_options(options);
   std::vector<std::string> notes;
+  const collect::WorkloadResult result =
+      options.no_multiplex ? count_once_each(target, settings::side_by_side_runs(groups_by_type), how, notes)
+                           : collect::collect(target, groups, how, intervals);
   if (result.signal) {
     notes.push_back(killed_note(*result.signal));
   }
   const auto run_of = [&](const Analysis& analysis) { return analysis.whole_run(result); };
-  sink.write(writer.write(std::nullopt, reports_of(result.sample, result.places, run_of, notes)));
+  const std::vector<report::Report> reports = reports_of(result.sample, result.places, run_of, notes);
+  sink.write(writer.write(std::nullopt, reports));
+  html.add(std::nullopt, reports);
   sink.commit();
+  html.commit(vars);
   return result.exit_code;
 }
 

@@ -21,15 +21,28 @@
 namespace topdown::cli {
 namespace {
 
-std::string runs_vary_note(const std::vector<double>& elapsed_s) {
+std::string runs_vary_note(const std::vector<double>& elapsed_s, bool side_by_side) {
   const auto [shortest, longest] = std::minmax_element(elapsed_s.begin(), elapsed_s.end());
   return fmt::format(
-      "--no-multiplex ran the command {} times, once per counter group, and combined the runs; runs vary "
+      "--no-multiplex ran the command {} times, once per counter group{}, and combined the runs; runs vary "
       "(elapsed {:.2f}-{:.2f} s), so values that combine events of different groups compare different runs",
-      elapsed_s.size(), *shortest, *longest);
+      elapsed_s.size(), side_by_side ? " (each core type's side by side)" : "", *shortest, *longest);
 }
 
 }  // namespace
+
+collect::WorkloadResult count_once_each(const collect::Target& target,
+                                        const std::vector<std::vector<collect::CounterGroup>>& runs,
+                                        const collect::Options& how, std::vector<std::string>& notes) {
+  collect::CombinedRuns combined = collect::run_once_each(target, runs, how);
+  const bool side_by_side = std::any_of(runs.begin(), runs.end(), [](const auto& groups) { return groups.size() > 1; });
+  if (combined.elapsed_s.size() > 1) notes.push_back(runs_vary_note(combined.elapsed_s, side_by_side));
+  if (combined.elapsed_s.size() < runs.size()) {
+    notes.push_back(fmt::format("stopped after {} of {} runs: the groups not run are not counted",
+                                combined.elapsed_s.size(), runs.size()));
+  }
+  return std::move(combined.result);
+}
 
 collect::Options collect_options(const StatOptions& options) {
   collect::Options collect_options;
@@ -42,7 +55,6 @@ collect::Options collect_options(const StatOptions& options) {
 int count_and_report(const StatOptions& options, const Context& context, const schedule::Plan& plan,
                      const model::RunVariables& vars) {
   settings::check_live_options(options);
-  if (options.repeat > 1) return count_repeated(options, context, plan, vars);
   const collect::Target target = settings::stat_target(options);
   settings::check_unit_view(options, target);
   settings::CountedGroups counted = settings::counted_groups(plan, options.per, target);
@@ -53,7 +65,7 @@ int count_and_report(const StatOptions& options, const Context& context, const s
   const collect::Options collect_options = cli::collect_options(options);
 
   ReportSink sink(options.report.output);
-  HtmlOutput html(options.report, context.model, counting_words(options));
+  HtmlOutput html(options.report, {&context.model}, counting_words(options));
   report::ReportWriter writer(
       report_layout(options.report, options.interval_ms.has_value(), units.has_value() || !target.cgroups.empty()));
   collect::IntervalOptions intervals;
@@ -69,13 +81,9 @@ int count_and_report(const StatOptions& options, const Context& context, const s
   collect::WorkloadResult result;
   std::vector<std::string> notes;
   if (options.no_multiplex) {
-    collect::CombinedRuns combined = collect::run_once_per_group(target, groups, collect_options);
-    if (combined.elapsed_s.size() > 1) notes.push_back(runs_vary_note(combined.elapsed_s));
-    if (combined.elapsed_s.size() < groups.size()) {
-      notes.push_back(fmt::format("stopped after {} of {} runs: the groups not run are not counted",
-                                  combined.elapsed_s.size(), groups.size()));
-    }
-    result = std::move(combined.result);
+    std::vector<std::vector<collect::CounterGroup>> runs;
+    for (const collect::CounterGroup& group : groups) runs.push_back({group});
+    result = count_once_each(target, runs, collect_options, notes);
   } else {
     result = collect::collect(target, groups, collect_options, intervals);
   }
@@ -87,7 +95,7 @@ int count_and_report(const StatOptions& options, const Context& context, const s
   sink.write(writer.write(std::nullopt, reports));
   html.add(std::nullopt, reports);
   sink.commit();
-  html.commit(vars);
+  html.commit({vars});
   return result.exit_code;
 }
 

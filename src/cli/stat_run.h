@@ -9,24 +9,25 @@
 #include "collect/collect.h"
 #include "model/model.h"
 #include "schedule/plan.h"
+#include "settings/hybrid.h"
+#include "settings/stat.h"
 
 namespace topdown::cli {
 
 // How a live run counts: kernel mode, and whom the command runs as.
 collect::Options collect_options(const StatOptions& options);
 
-// stat -r N (stat_repeat.cpp): runs the command N times with the same plan
-// (so rotating groups rotate alike; with --no-multiplex each group N times)
-// and writes one report of the runs' means and spreads. Returns the first
-// non-zero exit status of the runs, else 0; a run a signal ends stops the
-// series.
-int count_repeated(const StatOptions& options, const Context& context, const schedule::Plan& plan,
-                   const model::RunVariables& vars);
-
 // Returns the exit status: the workload's (128+signal when a signal killed
 // it); without a workload 0, or 128+signal when SIGINT/SIGTERM stopped it.
 int count_and_report(const StatOptions& options, const Context& context, const schedule::Plan& plan,
                      const model::RunVariables& vars);
+
+// --no-multiplex: runs the command once per entry of `runs` (one group, or
+// each core type's group side by side) and combines the runs; `notes` gets
+// what the combination means for the values.
+collect::WorkloadResult count_once_each(const collect::Target& target,
+                                        const std::vector<std::vector<collect::CounterGroup>>& runs,
+                                        const collect::Options& how, std::vector<std::string>& notes);
 
 // The plan of one core type's tree on a hybrid CPU.
 struct CoreTypePlan {
@@ -38,6 +39,27 @@ struct CoreTypePlan {
 // The plan of each core type's tree (context's model and its companion), each
 // with its own counters on its own PMU.
 std::vector<CoreTypePlan> core_type_plans(const StatOptions& options, const Context& context);
+
+// stat -r N (stat_repeat.cpp): runs the command N times with the same plans
+// (so rotating groups rotate alike; with --no-multiplex each group N times)
+// and writes one report of the runs' means and spreads, of the one tree or,
+// with `hybrid`, of each core type's tree (`types`) the command ran on.
+// Returns the first non-zero exit status of the runs, else 0; a run a
+// signal ends stops the series.
+int count_repeated(const StatOptions& options, const cpu::CpuInfo& cpu, const std::vector<CoreTypePlan>& types,
+                   bool hybrid);
+
+// One core type's groups as stat opens them on a hybrid CPU.
+struct PlacedType {
+  const CoreTypePlan* type;
+  settings::CoreTypePlacement placement;
+  settings::CountedGroups counted;  // named for its PMU (settings::core_type_groups), on its CPUs
+};
+
+// Where each core type's groups open on `target`, leaving out a type of
+// which -C named no CPU.
+std::vector<PlacedType> place_core_types(const StatOptions& options, const cpu::CpuInfo& cpu,
+                                         const std::vector<CoreTypePlan>& types, const collect::Target& target);
 
 // stat on a hybrid CPU (stat_core_types.cpp): every core type's groups
 // counted at once, each on its type's PMU (and with -a/-C on its CPUs), each

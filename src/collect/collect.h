@@ -130,6 +130,11 @@ struct CombinedRuns {
 // Stops early (fewer runs than groups) when a run was interrupted by a
 // signal. Throws Error when `target` has no command to rerun.
 CombinedRuns run_once_per_group(const Target& target, const std::vector<CounterGroup>& groups, const Options& options);
+// The same with several groups a run, which never compete for counters (a
+// hybrid CPU's core types' groups, each on its own PMU): `runs` lists each
+// run's groups.
+CombinedRuns run_once_each(const Target& target, const std::vector<std::vector<CounterGroup>>& runs,
+                           const Options& options);
 // Each event from the run that counted it (per place: the place of the same
 // label in that run); the exit status of the last run.
 CombinedRuns combine_runs(const std::vector<WorkloadResult>& runs);

@@ -29,16 +29,23 @@ counts::Sample& same_place(std::vector<counts::Place>& places, const counts::Pla
 }  // namespace
 
 CombinedRuns run_once_per_group(const Target& target, const std::vector<CounterGroup>& groups, const Options& options) {
+  std::vector<std::vector<CounterGroup>> runs;
+  for (const CounterGroup& group : groups) runs.push_back({group});
+  return run_once_each(target, runs, options);
+}
+
+CombinedRuns run_once_each(const Target& target, const std::vector<std::vector<CounterGroup>>& runs,
+                           const Options& options) {
   if (target.command.empty()) {
     throw Error("--no-multiplex runs the command once per counter group; give the command after '--'");
   }
-  std::vector<WorkloadResult> runs;
-  for (const CounterGroup& group : groups) {
-    runs.push_back(collect(target, {group}, options));
-    if (runs.back().signal || runs.back().stopped_by) break;  // Ctrl-C stops the series, not just one run
+  std::vector<WorkloadResult> results;
+  for (const std::vector<CounterGroup>& groups : runs) {
+    results.push_back(collect(target, groups, options));
+    if (results.back().signal || results.back().stopped_by) break;  // Ctrl-C stops the series, not just one run
   }
-  if (runs.empty()) runs.push_back(collect(target, {}, options));
-  return combine_runs(runs);
+  if (results.empty()) results.push_back(collect(target, {}, options));
+  return combine_runs(results);
 }
 
 CombinedRuns combine_runs(const std::vector<WorkloadResult>& runs) {

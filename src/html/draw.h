@@ -76,21 +76,26 @@ std::string elide_middle(std::string_view text, size_t most);
 // per report (the whole program first), sortable by share, samples or any
 // of `tree`'s nodes' slots, each row a stacked bar of level 1; clicking a
 // row shows its tree (the .unit-tree of the same index) beside the table.
-std::string functions_table(const std::vector<report::Report>& reports, const std::vector<const model::Node*>& tree);
+// `id_prefix` starts the ids of the page's elements (a hybrid CPU's page
+// has one set per core type; see core_type_page), here and below.
+std::string functions_table(const std::vector<report::Report>& reports, const std::vector<const model::Node*>& tree,
+                            std::string_view id_prefix);
 
 // The flame graph of a profile: each frame a <g class="frame dominant-NODE"
 // data-frame=INDEX data-name=NAME> as wide as its share of the clockticks,
 // coloured by its largest level-1 node (opaque as that node's share), the
 // root at the bottom; with a search box and a choice of the node that colours.
 std::string flame_section(const profile::FlameGraph& flame, const std::vector<const model::Node*>& tree,
-                          const std::string& clock_event);
+                          const std::string& clock_event, std::string_view id_prefix);
 // The frames for the script that zooms and recolours: per frame its
 // parent, depth, x and width (fractions of the root) and `tree`'s values.
 nlohmann::json flame_data(const profile::FlameGraph& flame, const std::vector<const model::Node*>& tree);
 
 // The inline script: redraws the chosen node's line of every timeline from
 // the page's data, shows the tree of the unit (or function row) chosen,
-// sorts the functions table, and zooms, searches and recolours the flame graph.
+// sorts the functions table, and zooms, searches and recolours the flame
+// graph; on a page of core types (each a .td-view with data-prefix, the
+// start of its ids) each type's elements from its own data.
 std::string_view page_script();
 
 // "12.3%" (a tree node, clamped) with its marks, "2.50 IPC", "n/a".

@@ -102,8 +102,8 @@ std::string frame_svg(const profile::FlameGraph& flame, size_t f, const Span& sp
 }  // namespace
 
 std::string flame_section(const profile::FlameGraph& flame, const std::vector<const model::Node*>& tree,
-                          const std::string& clock_event) {
-  std::string out = R"(<section id="flame"><h2>Flame graph</h2><p class="note">)";
+                          const std::string& clock_event, std::string_view id_prefix) {
+  std::string out = fmt::format(R"(<section id="{}flame"><h2>Flame graph</h2><p class="note">)", id_prefix);
   out += flame.call_stacks
              ? "The call stacks merged from the outermost frame (at the bottom) in: each frame as wide as the "
                "clockticks of the samples under it, coloured by its largest level-1 node, the more opaque the "
@@ -117,9 +117,10 @@ std::string flame_section(const profile::FlameGraph& flame, const std::vector<co
     out += fmt::format(R"(<p class="note">{} frames under {:g}% of the clockticks are merged into [other].</p>)",
                        flame.merged, flame.min_share * 100);
   }
-  out += R"(<p><label>search <input id="flame-search" type="search" placeholder="function name"></label> )"
-         R"(<span id="flame-matched"></span> <label>colour by <select id="flame-colour">)"
-         R"(<option value="">largest level-1 node</option>)";
+  out += fmt::format(R"(<p><label>search <input id="{0}flame-search" type="search" placeholder="function name">)"
+                     R"(</label> <span id="{0}flame-matched"></span> <label>colour by <select id="{0}flame-colour">)"
+                     R"(<option value="">largest level-1 node</option>)",
+                     id_prefix);
   for (size_t n = 0; n < tree.size(); ++n) {
     out += fmt::format(R"(<option value="{}">{}{} share</option>)", n,
                        std::string(2 * static_cast<size_t>(tree[n]->level - 1), '.'), escape(tree[n]->name));

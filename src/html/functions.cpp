@@ -79,10 +79,12 @@ std::string elide_middle(std::string_view text, size_t most) {
   return std::string(text.substr(0, starts[head])) + "\u2026" + std::string(text.substr(starts[starts.size() - tail]));
 }
 
-std::string functions_table(const std::vector<report::Report>& reports, const std::vector<const model::Node*>& tree) {
-  std::string out =
-      R"(<div class="function-list"><p><label>sort by <select id="function-sort"><option value="share">share</option>)"
-      R"(<option value="samples">samples</option>)";
+std::string functions_table(const std::vector<report::Report>& reports, const std::vector<const model::Node*>& tree,
+                            std::string_view id_prefix) {
+  std::string out = fmt::format(
+      R"(<div class="function-list"><p><label>sort by <select id="{}function-sort"><option value="share">share</option>)"
+      R"(<option value="samples">samples</option>)",
+      id_prefix);
   for (size_t n = 0; n < tree.size(); ++n) {
     out += fmt::format(R"(<option value="{}">{}{} slots</option>)", n,
                        std::string(2 * static_cast<size_t>(tree[n]->level - 1), '.'), escape(tree[n]->name));

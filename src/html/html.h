@@ -45,6 +45,16 @@ class HtmlWriter {
   // node's formula uses (listed in its tooltip).
   std::string page(const model::RunVariables& vars) const;
 
+  // What the page shows, without the page around it: `id_prefix` starts
+  // its elements' ids; `typed`, headed by the core type and its share of
+  // the cycles instead of the page's title (core_type_page).
+  std::string view(const model::RunVariables& vars, std::string_view id_prefix, bool typed) const;
+
+  // No record was added.
+  bool empty() const { return tree().empty(); }
+  // The page's title: the command counted, or the file read.
+  std::string title() const;
+
   // One scope's intervals: per tree node (in tree_nodes() order) its value
   // in each interval (NaN when n/a), and the bottleneck of each interval
   // (an index into tree_nodes(), -1 for none).
@@ -56,6 +66,8 @@ class HtmlWriter {
 
  private:
   size_t series_index(const std::string& scope);
+  // The reports the tree is drawn from: the whole run's, else the last interval's.
+  const std::vector<report::Report>& tree() const;
 
   const model::Model& model_;
   PageInfo info_;
@@ -66,5 +78,18 @@ class HtmlWriter {
   std::vector<report::Report> last_interval_;  // drawn as the tree when no whole run comes
   std::optional<profile::FlameGraph> flame_;
 };
+
+// One core type's records of a hybrid CPU's run, file or profile.
+struct CoreTypeView {
+  const HtmlWriter* writer;
+  const model::RunVariables* vars;  // of that type's model
+};
+
+// A hybrid CPU's page: the title once, then a section per core type in the
+// order given (P-cores first), each headed by its type and share of the
+// cycles and drawn with its own model as a page alone would be. A type
+// without records (the task never ran on it) is left out; Error when no
+// type has any.
+std::string core_type_page(const std::vector<CoreTypeView>& views);
 
 }  // namespace topdown::html

@@ -27,6 +27,7 @@ svg text{pointer-events:none}.note{color:#666;font-size:13px}
 )";
 
 constexpr std::string_view kStyle = R"(
+h2.core-type{font-size:19px;background:#eef3fb;border:none;padding:4px 8px;margin:32px 0 8px}
 .warnings{background:#fff6e0;border:1px solid #e8c872;padding:6px 10px 6px 28px;margin:8px 0}
 .bottleneck-line{font-weight:bold}.tree{display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start}
 table.info{border-collapse:collapse;font-size:13px}table.info td,table.info th{padding:2px 8px;text-align:left}
@@ -62,11 +63,17 @@ std::string definition(std::string_view term, const std::string& text) {
   return fmt::format("<dt>{}</dt><dd>{}</dd>", term, escape(text));
 }
 
-std::string header(const std::vector<report::Report>& tree, const PageInfo& info, size_t intervals) {
+std::string title_of(const report::Report& report) {
+  return report.run.source.empty() ? joined(report.run.command) : report.run.source;
+}
+
+std::string title_heading(const std::string& title) { return "<h1>topdown: " + escape(title) + "</h1>"; }
+
+// The run's facts and warnings; `titled` with the page's title above them.
+std::string header(const std::vector<report::Report>& tree, const PageInfo& info, size_t intervals, bool titled) {
   const report::Report& first = tree.front();
   const report::RunInfo& run = first.run;
-  std::string out = fmt::format("<header><h1>topdown: {}</h1><dl class=\"run\">",
-                                escape(run.source.empty() ? joined(run.command) : run.source));
+  std::string out = "<header>" + (titled ? title_heading(title_of(first)) : "") + "<dl class=\"run\">";
   out += definition("CPU and model", run.model_title + " (" + run.model_name + ")");
   if (run.source.empty()) {
     out += definition("command", joined(run.command));
@@ -129,13 +136,14 @@ std::string bottleneck_line(const eval::Evaluation& evaluation) {
 }
 
 // Each unit's tree (its bottleneck, icicle and Info table), the first shown.
-std::string unit_trees(const std::vector<report::Report>& tree, const model::Dependencies& dependencies) {
+std::string unit_trees(const std::vector<report::Report>& tree, const model::Dependencies& dependencies,
+                       std::string_view id_prefix) {
   std::string out;
   const bool scoped = tree.size() > 1 || !tree.front().scope.empty();
   if (scoped) {
     std::vector<std::string> units;
     for (const report::Report& report : tree) units.push_back(report.scope);
-    out += choice_of("unit-tree", "unit", units, kMaxTrees);
+    out += choice_of(std::string(id_prefix) + "unit-tree", "unit", units, kMaxTrees);
   }
   for (size_t i = 0; i < tree.size() && i < kMaxTrees; ++i) {
     const eval::Evaluation& evaluation = tree[i].evaluation;
@@ -148,20 +156,22 @@ std::string unit_trees(const std::vector<report::Report>& tree, const model::Dep
   return out;
 }
 
-std::string tree_section(const std::vector<report::Report>& tree, bool whole, const model::Dependencies& dependencies) {
-  return "<section id=\"tree\"><h2>The tree" + std::string(whole ? "" : " (the last interval)") + "</h2>" + legend() +
-         unit_trees(tree, dependencies) + "</section>";
+std::string tree_section(const std::vector<report::Report>& tree, bool whole, const model::Dependencies& dependencies,
+                         std::string_view id_prefix) {
+  return fmt::format("<section id=\"{}tree\"><h2>The tree{}</h2>", id_prefix, whole ? "" : " (the last interval)") +
+         legend() + unit_trees(tree, dependencies, id_prefix) + "</section>";
 }
 
 // A profile's functions: the table, and beside it the tree of the one chosen.
 std::string functions_section(const std::vector<report::Report>& reports,
                               const std::vector<const model::Node*>& tree_nodes,
-                              const model::Dependencies& dependencies) {
-  return "<section id=\"functions\"><h2>Functions</h2><p class=\"note\">Share: of the clockticks. Sort by a "
+                              const model::Dependencies& dependencies, std::string_view id_prefix) {
+  return fmt::format("<section id=\"{}functions\">", id_prefix) +
+         "<h2>Functions</h2><p class=\"note\">Share: of the clockticks. Sort by a "
          "node's slots (its value times the function's clockticks) to rank functions by what they lose there; "
          "click a row for its tree. Long names are cut (…): hover for the whole name.</p>" +
-         legend() + "<div class=\"functions-view\">" + functions_table(reports, tree_nodes) +
-         "<div class=\"function-trees\">" + unit_trees(reports, dependencies) + "</div></div></section>";
+         legend() + "<div class=\"functions-view\">" + functions_table(reports, tree_nodes, id_prefix) +
+         "<div class=\"function-trees\">" + unit_trees(reports, dependencies, id_prefix) + "</div></div></section>";
 }
 
 int default_chosen(const std::vector<const model::Node*>& tree, const std::vector<report::Report>& records) {
@@ -173,12 +183,12 @@ int default_chosen(const std::vector<const model::Node*>& tree, const std::vecto
 }
 
 std::string time_section(const std::vector<double>& times, const std::vector<HtmlWriter::Series>& series,
-                         const std::vector<const model::Node*>& tree, int chosen) {
-  std::string out =
-      "<section id=\"time\"><h2>Over time</h2><p class=\"note\">Level 1 as a share of slots (each column the mean of "
-      "its intervals), the bottleneck of each column in the band under it, and the line of one node (click a box "
-      "of the tree or choose):</p>";
-  out += R"(<p><label>node <select id="chosen-node">)";
+                         const std::vector<const model::Node*>& tree, int chosen, std::string_view id_prefix) {
+  std::string out = fmt::format("<section id=\"{}time\">", id_prefix) +
+                    "<h2>Over time</h2><p class=\"note\">Level 1 as a share of slots (each column the mean of "
+                    "its intervals), the bottleneck of each column in the band under it, and the line of one node "
+                    "(click a box of the tree or choose):</p>";
+  out += fmt::format(R"(<p><label>node <select id="{}chosen-node">)", id_prefix);
   for (size_t n = 0; n < tree.size(); ++n) {
     out += fmt::format(R"(<option value="{}"{}>{}{}</option>)", n, static_cast<int>(n) == chosen ? " selected" : "",
                        std::string(2 * static_cast<size_t>(tree[n]->level - 1), '.'), escape(tree[n]->name));
@@ -223,6 +233,14 @@ nlohmann::json page_data(const std::vector<double>& times, const std::vector<Htm
           {"series", all}};
 }
 
+// The hatching of unreliable values, which every view's pictures share.
+constexpr std::string_view kPatterns =
+    R"svg(<svg width="0" height="0" style="position:absolute"><defs><pattern id="unreliable" width="6" )svg"
+    R"svg(height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="2" height="6" )svg"
+    R"svg(fill="#000" opacity="0.45"/></pattern></defs></svg>)svg";
+
+std::string page_end() { return "<script>" + std::string(page_script()) + "</script></body></html>\n"; }
+
 }  // namespace
 
 std::string choice_of(std::string_view id, std::string_view word, const std::vector<std::string>& names, size_t drawn) {
@@ -247,36 +265,57 @@ std::string page_start(std::string_view title, std::string_view style) {
       escape(title), kBaseStyle, style);
 }
 
-std::string HtmlWriter::page(const model::RunVariables& vars) const {
+const std::vector<report::Report>& HtmlWriter::tree() const { return whole_ ? *whole_ : last_interval_; }
+
+std::string HtmlWriter::view(const model::RunVariables& vars, std::string_view id_prefix, bool typed) const {
   const bool whole = whole_.has_value();
-  const std::vector<report::Report>& tree = whole ? *whole_ : last_interval_;
+  const std::vector<report::Report>& tree = this->tree();
   if (tree.empty()) throw Error("no report to write as HTML");
   const model::Dependencies dependencies(model_, vars);
-  const std::string title =
-      tree.front().run.source.empty() ? joined(tree.front().run.command) : tree.front().run.source;
-  std::string out = page_start("topdown: " + title, kStyle);
-  out += R"svg(<svg width="0" height="0" style="position:absolute"><defs><pattern id="unreliable" width="6" )svg"
-         R"svg(height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="2" height="6" )svg"
-         R"svg(fill="#000" opacity="0.45"/></pattern></defs></svg>)svg";
-  out += header(tree, info_, times_.size());
+  std::string out =
+      typed ? "<h2 class=\"core-type\">" + escape(report::core_type_share_heading(tree.front())) + "</h2>" : "";
+  out += header(tree, info_, times_.size(), !typed);
   // Over time first: the timeline sits above the trees' Info tables.
-  if (!times_.empty()) out += time_section(times_, series_, tree_nodes_, default_chosen(tree_nodes_, tree));
+  if (!times_.empty()) out += time_section(times_, series_, tree_nodes_, default_chosen(tree_nodes_, tree), id_prefix);
   const bool sampled = tree.front().run.sampled.has_value();
   if (sampled) {
-    out += functions_section(tree, tree_nodes_, dependencies);
+    out += functions_section(tree, tree_nodes_, dependencies, id_prefix);
   } else {
-    out += tree_section(tree, whole, dependencies);
+    out += tree_section(tree, whole, dependencies, id_prefix);
   }
-  if (flame_)
-    out += flame_section(*flame_, tree_nodes_, tree.front().run.sampled ? tree.front().run.sampled->clock_event : "");
+  if (flame_) {
+    out += flame_section(*flame_, tree_nodes_, tree.front().run.sampled ? tree.front().run.sampled->clock_event : "",
+                         id_prefix);
+  }
   if (!sampled && (tree.size() > 1 || !tree.front().scope.empty())) {
-    out += "<section id=\"units\"><h2>Per unit</h2><div class=\"units\">" + units_svg(tree) + "</div></section>";
+    out += fmt::format("<section id=\"{}units\"><h2>Per unit</h2><div class=\"units\">", id_prefix) + units_svg(tree) +
+           "</div></section>";
   }
   nlohmann::json data = page_data(times_, series_, tree_nodes_);
   if (flame_) data["flame"] = flame_data(*flame_, tree_nodes_);
-  out += "<script type=\"application/json\" id=\"td-data\">" + script_json(data) + "</script><script>" +
-         std::string(page_script()) + "</script></body></html>\n";
-  return out;
+  return out + fmt::format("<script type=\"application/json\" id=\"{}td-data\">", id_prefix) + script_json(data) +
+         "</script>";
+}
+
+std::string HtmlWriter::page(const model::RunVariables& vars) const {
+  const std::string body = view(vars, "", false);
+  return page_start("topdown: " + title(), kStyle) + std::string(kPatterns) + body + page_end();
+}
+
+std::string HtmlWriter::title() const { return empty() ? "" : title_of(tree().front()); }
+
+std::string core_type_page(const std::vector<CoreTypeView>& views) {
+  std::string body;
+  std::optional<std::string> title;  // the first drawn view's
+  for (size_t i = 0; i < views.size(); ++i) {
+    if (views[i].writer->empty()) continue;  // a core type the task did not run on
+    if (!title) title = views[i].writer->title();
+    const std::string prefix = fmt::format("type{}-", i);
+    body += fmt::format(R"(<section class="td-view core-type" data-prefix="{}">)", prefix) +
+            views[i].writer->view(*views[i].vars, prefix, true) + "</section>";
+  }
+  if (!title) throw Error("no report to write as HTML");
+  return page_start("topdown: " + *title, kStyle) + std::string(kPatterns) + title_heading(*title) + body + page_end();
 }
 
 }  // namespace topdown::html

@@ -88,7 +88,8 @@ struct Layout {
   // One report per unit in each record (never with Columns).
   bool scoped = false;
   // A hybrid CPU's: the reports of each core type (one each, or one per
-  // unit of each with scoped), never with Columns.
+  // unit of each with scoped; with Columns one each, the same types in
+  // every record).
   bool core_typed = false;
   // Reports of sampled functions (RunInfo::sampled, with scoped): in CSV
   // leading function, module, share and samples columns instead of scope,
@@ -120,7 +121,10 @@ struct Layout {
 //           columns as csv_sampled_header();
 //   Columns a header naming the level-1 nodes and the bottleneck, once, then
 //           one line per record: the time ("total" for the whole run), each
-//           level-1 node's value with its marks, the bottleneck's name.
+//           level-1 node's value with its marks, the bottleneck's name;
+//           core_typed, after the time one block per core type: a column
+//           headed by the type with its share of the cycles ("-" unknown),
+//           then its level-1 nodes and its bottleneck.
 // T is the end of the interval in seconds since counting started; SCOPE the
 // report's scope.
 class CsvNodeFields;  // report/csv.h
@@ -142,11 +146,12 @@ class ReportWriter {
   std::string text(std::optional<double> time_s, const std::vector<Report>& reports, bool first);
   std::string csv(std::optional<double> time_s, const std::vector<Report>& reports, bool first) const;
   std::string json(std::optional<double> time_s, const std::vector<Report>& reports) const;
-  std::string columns(std::optional<double> time_s, const std::vector<Report>& reports, bool first) const;
+  std::string columns(std::optional<double> time_s, const std::vector<Report>& reports, bool first);
   std::string sampled_csv(const std::vector<Report>& reports, bool first) const;
 
   Layout layout_;
   bool first_ = true;
+  std::vector<std::string> column_core_types_;  // of the columns' header (Columns and core_typed)
   std::string core_type_;                       // of the profile's last function written (sampled and core_typed text)
   std::unique_ptr<CsvNodeFields> node_fields_;  // of the CSV records written so far
 };
@@ -155,6 +160,13 @@ class ReportWriter {
 // one line per record (time_s nullopt: the whole run, labelled "total").
 std::string render_columns_header(const eval::Evaluation& evaluation);
 std::string render_columns_row(const eval::Evaluation& evaluation, std::optional<double> time_s);
+// The same of a hybrid CPU's record: one block of columns per report, each
+// of one core type.
+std::string render_core_type_columns_header(const std::vector<Report>& reports);
+std::string render_core_type_columns_row(const std::vector<Report>& reports, std::optional<double> time_s);
+
+// "P-core: 62.5% of the cycles", or "P-core" when the share is not known.
+std::string core_type_share_heading(const Report& report);
 
 // "SIGINT" for 2.
 std::string signal_name(int signal);

@@ -35,7 +35,7 @@ std::string time_heading(std::optional<double> time_s) {
 }  // namespace
 
 ReportWriter::ReportWriter(Layout layout) : layout_(layout), node_fields_(std::make_unique<CsvNodeFields>()) {
-  if (layout_.format == Format::Columns && (layout_.scoped || layout_.core_typed)) {
+  if (layout_.format == Format::Columns && layout_.scoped) {
     throw std::invalid_argument("the columns view has one line per record, not one per unit");
   }
 }
@@ -76,7 +76,6 @@ std::string sampled_heading(const Report& report) {
   return heading;
 }
 
-// "P-core: 62.5% of the cycles", or "P-core" when the share is not known.
 std::string core_type_share_heading(const Report& report) {
   if (!report.core_share) return report.core_type;
   return fmt::format("{}: {:.1f}% of the cycles", report.core_type, *report.core_share * 100);
@@ -172,7 +171,16 @@ std::string ReportWriter::json(std::optional<double> time_s, const std::vector<R
   return out;
 }
 
-std::string ReportWriter::columns(std::optional<double> time_s, const std::vector<Report>& reports, bool first) const {
+std::string ReportWriter::columns(std::optional<double> time_s, const std::vector<Report>& reports, bool first) {
+  if (layout_.core_typed) {
+    std::vector<std::string> core_types;
+    for (const Report& report : reports) core_types.push_back(report.core_type);
+    if (first) column_core_types_ = core_types;
+    if (core_types != column_core_types_) {
+      throw std::invalid_argument("every record of the columns view has the same core types as its header");
+    }
+    return (first ? render_core_type_columns_header(reports) : "") + render_core_type_columns_row(reports, time_s);
+  }
   const eval::Evaluation& evaluation = reports.front().evaluation;
   return (first ? render_columns_header(evaluation) : "") + render_columns_row(evaluation, time_s);
 }

@@ -97,18 +97,14 @@ std::vector<counts::Place> core_type_places(const std::vector<counts::Place>& pl
   return ours;
 }
 
-void check_core_type_options(const StatOptions& options) {
-  const char* refused = options.repeat > 1             ? "-r"
-                        : options.no_multiplex         ? "--no-multiplex"
-                        : !options.cgroups.empty()     ? "-G"
-                        : !options.report.html.empty() ? "--html"
-                        : options.report.columns       ? "--columns"
-                                                       : nullptr;
-  if (refused) {
-    throw Error(std::string("stat counts each core type of this CPU (P-cores and E-cores, or big and little cores) "
-                            "as a tree of its own, which ") +
-                refused + " does not do yet; leave out " + refused);
+std::vector<std::vector<collect::CounterGroup>> side_by_side_runs(
+    const std::vector<std::vector<collect::CounterGroup>>& by_type) {
+  std::vector<std::vector<collect::CounterGroup>> runs;
+  for (const std::vector<collect::CounterGroup>& groups : by_type) {
+    if (runs.size() < groups.size()) runs.resize(groups.size());
+    for (size_t g = 0; g < groups.size(); ++g) runs[g].push_back(groups[g]);
   }
+  return runs;
 }
 
 }  // namespace topdown::settings

@@ -10,7 +10,6 @@
 #include "collect/collect.h"
 #include "cpu/cpu_info.h"
 #include "model/model.h"
-#include "settings/options.h"
 
 namespace topdown::settings {
 
@@ -49,10 +48,13 @@ std::vector<collect::CounterGroup> sampled_core_type_groups(std::vector<collect:
 counts::Sample core_type_counts(const counts::Sample& sample, std::string_view pmu);
 std::vector<counts::Place> core_type_places(const std::vector<counts::Place>& places, std::string_view pmu);
 
-// Throws Error for what stat cannot yet do with both core types' trees:
-// repeat (-r), rerun per group (--no-multiplex), count cgroups (-G), draw a
-// page (--html) or one line per record (--columns).
-void check_core_type_options(const StatOptions& options);
+// --no-multiplex on a hybrid CPU: the groups of each run, given each core
+// type's groups (`by_type`). Run k opens group k of every type that has
+// one: the types' groups never compete (each type counts on its own PMU,
+// within its own model's counters), so the command runs as many times as
+// the type with the most groups has groups, not as both have together.
+std::vector<std::vector<collect::CounterGroup>> side_by_side_runs(
+    const std::vector<std::vector<collect::CounterGroup>>& by_type);
 
 // Whether `cpu` is hybrid and `model` the tree of one of its core types:
 // the health check then counted on one core type only, so each type plans

@@ -217,6 +217,69 @@ TEST(HtmlChromium, HaswellPerCoreImport) {
   EXPECT_NE(rendered.dom.find("data-scope=\"S0-C1\""), std::string::npos);
 }
 
+// A hybrid CPU's perf stat -I file: P-core rows (PERF_METRICS fields) and
+// E-core rows (TOPDOWN_*.ALL), two intervals of different counts.
+std::string hybrid_file() {
+  std::string out = "# started on Mon Jan  6 10:00:00 2025\n\n";
+  for (int i = 1; i <= 2; ++i) {
+    const auto row = [&](double count, const std::string& event) {
+      out += fmt::format("{:.6f},{},,{},100000000,100.00,,\n", 0.1 * i, static_cast<long long>(count), event);
+    };
+    const double p_slots = 2000e6;
+    row(p_slots, "cpu_core/slots/");
+    row(p_slots * (0.2 + 0.1 * i), "cpu_core/topdown-retiring/");
+    row(p_slots * 0.05, "cpu_core/topdown-bad-spec/");
+    row(p_slots * 0.3, "cpu_core/topdown-fe-bound/");
+    row(p_slots * (0.45 - 0.1 * i), "cpu_core/topdown-be-bound/");
+    row(0, "cpu_core/INT_MISC.UOP_DROPPING/");
+    row(3e6 * i, "cpu_core/CPU_CLK_UNHALTED.THREAD/");
+    const double e_cycles = 1e6;
+    row(e_cycles, "cpu_atom/CPU_CLK_UNHALTED.CORE/");
+    row(5 * e_cycles * 0.3, "cpu_atom/TOPDOWN_FE_BOUND.ALL/");
+    row(5 * e_cycles * (0.2 + 0.1 * i), "cpu_atom/TOPDOWN_BE_BOUND.ALL/");
+    row(5 * e_cycles * 0.2, "cpu_atom/TOPDOWN_RETIRING.ALL/");
+  }
+  return out;
+}
+
+TEST(HtmlChromium, HybridImportHasASectionPerCoreType) {
+  SKIP_WITHOUT_CHROMIUM();
+  TempTree tree;
+  const auto file = tree.write("hybrid.csv", hybrid_file()).string();
+  const std::string page = (tree.root() / "page.html").string();
+  const CommandResult json = run_command(kTopdown + " import --cpu adl --smt off --json " + file);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const std::vector<nlohmann::json> records = json_records(json.err);
+  ASSERT_EQ(records.size(), 2U) << json.err;
+  const CommandResult html =
+      run_command(kTopdown + " import --cpu adl --smt off --per-interval -o /dev/null --html " + page + " " + file);
+  ASSERT_EQ(html.exit_code, 0) << html.err;
+  keep_page(page, "adl-hybrid.html");
+  const Rendered rendered = render(page);
+  EXPECT_TRUE(rendered.console.empty()) << rendered.console.front();
+  ASSERT_NE(rendered.dom.find("</html>"), std::string::npos) << "Chromium gave no DOM";
+
+  // P-cores first, each section headed by its share and drawing its own tree.
+  std::vector<size_t> sections;
+  for (const nlohmann::json& record : records) {
+    const std::string heading =
+        fmt::format("<h2 class=\"core-type\">{}: {:.1f}% of the cycles</h2>", record["core_type"].get<std::string>(),
+                    record["core_share"].get<double>() * 100);
+    sections.push_back(rendered.dom.find(heading));
+    ASSERT_NE(sections.back(), std::string::npos) << heading;
+  }
+  EXPECT_EQ(records[0]["core_type"], "P-core");
+  ASSERT_LT(sections[0], sections[1]);
+  check_tree(rendered.dom.substr(sections[0], sections[1] - sections[0]), records[0]);
+  check_tree(rendered.dom.substr(sections[1]), records[1]);
+  // Each type's timeline and data (a script that found no data of a section
+  // would have thrown, seen on the console above).
+  for (const char* prefix : {"type0-", "type1-"}) {
+    EXPECT_NE(rendered.dom.find(std::string("<section id=\"") + prefix + "time\">"), std::string::npos) << prefix;
+    EXPECT_NE(rendered.dom.find(std::string("id=\"") + prefix + "td-data\""), std::string::npos) << prefix;
+  }
+}
+
 TEST(HtmlChromium, HostileNamesAreTextNotMarkup) {
   SKIP_WITHOUT_CHROMIUM();
   TempTree tree;

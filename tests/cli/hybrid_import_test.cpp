@@ -6,6 +6,9 @@
 // cycles over both types' cycles.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
@@ -154,6 +157,101 @@ TEST_F(HybridImport, ACoreTypeTheTaskNeverRanOnIsLeftOut) {
   ASSERT_EQ(reports.size(), 1u);
   EXPECT_EQ(reports[0]["core_type"], "P-core");
   EXPECT_DOUBLE_EQ(reports[0]["core_share"].get<double>(), 1.0);
+}
+
+// The words of a line of the columns view.
+std::vector<std::string> words_of(const std::string& line) {
+  std::vector<std::string> words;
+  std::istringstream in(line);
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
+}
+
+std::string percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100); }
+
+// The expected words of a columns line's core type block: the share, then
+// level 1 by the header's names, then the bottleneck (any name).
+void expect_block(const std::vector<std::string>& header, const std::vector<std::string>& row, size_t first,
+                  const std::string& share, const std::map<std::string, std::string>& level_one) {
+  ASSERT_LT(first + level_one.size() + 1, row.size());
+  EXPECT_EQ(row[first], share) << header[first + 1];
+  for (size_t i = 1; i <= level_one.size(); ++i) {
+    const std::string& node = header[first + 1 + i];
+    ASSERT_TRUE(level_one.count(node)) << node;
+    EXPECT_EQ(row[first + i], level_one.at(node)) << node;
+  }
+}
+
+const std::map<std::string, std::string> kPLevelOne = {{"Frontend_Bound", percent(kPFrontend / kPSlots)},
+                                                       {"Bad_Speculation", percent(kPBadSpec / kPSlots)},
+                                                       {"Backend_Bound", percent(kPBackend / kPSlots)},
+                                                       {"Retiring", percent(kPRetiring / kPSlots)}};
+const std::map<std::string, std::string> kELevelOne = {
+    {"Frontend_Bound", percent(kEFrontend / kESlots)},
+    {"Bad_Speculation", percent((kESlots - kEFrontend - kEBackend - kERetiring) / kESlots)},
+    {"Backend_Bound", percent(kEBackend / kESlots)},
+    {"Retiring", percent(kERetiring / kESlots)}};
+const std::map<std::string, std::string> kNotRun = {
+    {"Frontend_Bound", "n/a"}, {"Bad_Speculation", "n/a"}, {"Backend_Bound", "n/a"}, {"Retiring", "n/a"}};
+
+TEST_F(HybridImport, ColumnsHaveABlockPerCoreTypeOnOneLine) {
+  const CommandResult r = import("--columns", kHybridFile);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream lines(r.err);
+  std::string header_line, total_line, more;
+  std::getline(lines, header_line);
+  std::getline(lines, total_line);
+  EXPECT_FALSE(std::getline(lines, more)) << r.err;
+  const std::vector<std::string> header = words_of(header_line);
+  const std::vector<std::string> total = words_of(total_line);
+  // "#", "time", then per type: its name, level 1 (4 nodes), "Bottleneck".
+  ASSERT_EQ(header.size(), 2u + 2 * 6) << header_line;
+  ASSERT_EQ(total.size(), 1u + 2 * 6) << total_line;
+  EXPECT_EQ(header[2], "P-core");
+  EXPECT_EQ(header[8], "E-core");
+  EXPECT_EQ(total[0], "total");
+  expect_block(header, total, 1, percent(kPCycles / (kPCycles + kECycles)), kPLevelOne);
+  expect_block(header, total, 7, percent(kECycles / (kPCycles + kECycles)), kELevelOne);
+  // The E-cores' block starts where its heading does.
+  EXPECT_EQ(total_line.find(total[7], total_line.find(total[6]) + total[6].size()) + total[7].size(),
+            header_line.find("E-core") + std::string("E-core").size());
+}
+
+TEST_F(HybridImport, ColumnsPerIntervalKeepATypeThatDidNotRun) {
+  // Two intervals on both types (each half the totals), then one on the P-cores alone.
+  std::string file = "# started on Mon Jan  6 10:00:00 2025\n\n";
+  const auto add_interval = [&](const std::string& time, const std::string& rows) {
+    std::istringstream in(rows);
+    for (std::string line; std::getline(in, line);) file += time + "," + line + "\n";
+  };
+  add_interval("0.100000", p_core_rows("", 0.5) + e_core_rows("", 0.5));
+  add_interval("0.200000", p_core_rows("", 0.5) + e_core_rows("", 0.5));
+  std::string not_counted;
+  for (const char* event :
+       {"CPU_CLK_UNHALTED.CORE", "TOPDOWN_FE_BOUND.ALL", "TOPDOWN_BE_BOUND.ALL", "TOPDOWN_RETIRING.ALL"}) {
+    not_counted += std::string("<not counted>,,cpu_atom/") + event + "/,0,0.00,,\n";
+  }
+  add_interval("0.300000", p_core_rows("", 0.5) + not_counted);
+  const CommandResult r = import("--columns --per-interval", file);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream lines(r.err);
+  for (std::string line; std::getline(lines, line);) rows.push_back(words_of(line));
+  ASSERT_EQ(rows.size(), 4u) << r.err;
+  const std::vector<std::string>& header = rows[0];
+  EXPECT_EQ(rows[1][0], "0.100");
+  expect_block(header, rows[1], 1, percent(kPCycles / (kPCycles + kECycles)), kPLevelOne);
+  expect_block(header, rows[2], 7, percent(kECycles / (kPCycles + kECycles)), kELevelOne);
+  EXPECT_EQ(rows[3][0], "0.300");
+  expect_block(header, rows[3], 1, "100.0%", kPLevelOne);
+  expect_block(header, rows[3], 7, "0.0%", kNotRun);
+  EXPECT_EQ(rows[3].back(), "-") << "no E-core bottleneck";
+}
+
+TEST_F(HybridImport, ColumnsAreOneLineAReportSoNotPerUnit) {
+  const CommandResult r = import("--columns --per-thread", kHybridFile);
+  EXPECT_EQ(r.exit_code, 125);
+  EXPECT_NE(r.err.find("--columns"), std::string::npos) << r.err;
 }
 
 TEST_F(HybridImport, AModelWithoutCoreTypesNamesWhatToDo) {

@@ -162,7 +162,7 @@ TEST_F(HybridReport, TextHasAHeadingPerCoreTypeAndCsvLeadsWithTheCoreType) {
       << csv.err;
 }
 
-TEST_F(HybridReport, PprofWritesAProfilePerCoreTypeAndHtmlIsRefused) {
+TEST_F(HybridReport, PprofWritesAProfilePerCoreType) {
   const std::filesystem::path pprof = tree_.root() / "prof.pb.gz";
   const CommandResult r = report("--cpu adl -o /dev/null --pprof " + pprof.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -175,14 +175,31 @@ TEST_F(HybridReport, PprofWritesAProfilePerCoreTypeAndHtmlIsRefused) {
     EXPECT_EQ(static_cast<unsigned char>(magic[0]), 0x1f) << name;
     EXPECT_EQ(static_cast<unsigned char>(magic[1]), 0x8b) << name;
   }
+}
 
+TEST_F(HybridReport, HtmlHasASectionPerCoreTypeWithItsFunctionsAndFlameGraph) {
   const std::filesystem::path page = tree_.root() / "page.html";
-  const CommandResult html = report("--cpu adl --html " + page.string());
-  EXPECT_EQ(html.exit_code, 125);
-  EXPECT_NE(html.err.find("--html draws one model's trees, and this recording has one per core type"),
-            std::string::npos)
-      << html.err;
-  EXPECT_FALSE(std::filesystem::exists(page));
+  const CommandResult html = report("--cpu adl -o /dev/null --html " + page.string());
+  ASSERT_EQ(html.exit_code, 0) << html.err;
+  const std::string text = slurp(page.string());
+  const size_t p_cores =
+      text.find(fmt::format(R"(<h2 class="core-type">P-core: {:.1f}% of the cycles</h2>)", kPShare * 100));
+  const size_t e_cores =
+      text.find(fmt::format(R"(<h2 class="core-type">E-core: {:.1f}% of the cycles</h2>)", kEShare * 100));
+  ASSERT_NE(p_cores, std::string::npos) << text.substr(0, 2000);
+  ASSERT_NE(e_cores, std::string::npos);
+  ASSERT_LT(p_cores, e_cores);
+  // Each type's functions in its own section, with its flame graph.
+  const std::string p_part = text.substr(p_cores, e_cores - p_cores);
+  const std::string e_part = text.substr(e_cores);
+  for (const char* function : {"crunch", "parse"}) {
+    EXPECT_NE(p_part.find(std::string(">") + function + "<"), std::string::npos) << function;
+    EXPECT_EQ(e_part.find(std::string(">") + function + "<"), std::string::npos) << function;
+  }
+  EXPECT_NE(e_part.find(">spin<"), std::string::npos);
+  EXPECT_EQ(p_part.find(">spin<"), std::string::npos);
+  EXPECT_NE(p_part.find(R"(<section id="type0-flame">)"), std::string::npos);
+  EXPECT_NE(e_part.find(R"(<section id="type1-flame">)"), std::string::npos);
 }
 
 TEST_F(HybridReport, TheECoreModelAloneReportsTheECores) {

@@ -1,6 +1,9 @@
 // stat -r N, end to end with the software-event model (counts without a PMU).
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -34,6 +37,25 @@ TEST(RepeatCli, JsonHasEachNodesMeanSpreadAndInterval) {
   const auto& nodes = report["nodes"];
   const bool on_cpu_larger = nodes[0]["value"].get<double>() > nodes[1]["value"].get<double>();
   EXPECT_EQ(report["bottleneck"], on_cpu_larger ? "On_CPU" : "Off_CPU");
+}
+
+TEST(RepeatCli, HtmlDrawsTheMeansTree) {
+  TempTree tree;
+  const auto page = tree.root() / "page.html";
+  const auto json_file = tree.root() / "report.json";
+  const CommandResult r =
+      run_command(kStat + " -r 3 --json -o " + json_file.string() + " --html " + page.string() + " -- true");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto report = nlohmann::json::parse(slurp(json_file.string()));
+  const std::string html = slurp(page.string());
+  // Each level-1 node's box holds the runs' mean, as the JSON has it.
+  for (const auto& node : report["nodes"]) {
+    if (node["level"] != 1 || node["value"].is_null()) continue;
+    const std::string name = node["name"];
+    const std::string mean = fmt::format("{:.1f}%", std::clamp(node["value"].get<double>(), 0.0, 1.0) * 100);
+    EXPECT_NE(html.find("data-node=\"" + name + "\" data-value=\"" + mean), std::string::npos) << name << ": " << mean;
+  }
+  EXPECT_NE(html.find("the command ran 3 times"), std::string::npos);
 }
 
 TEST(RepeatCli, CsvAddsTheSpreadColumnsAndTextSaysHowManyRuns) {

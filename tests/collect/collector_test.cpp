@@ -376,6 +376,21 @@ TEST(RunOncePerGroup, RunsTheCommandForEachGroup) {
   EXPECT_EQ(combined.result.exit_code, 0);
 }
 
+TEST(RunOncePerGroup, RunsEachListOfGroupsTogether) {
+  if (!testing::perf_events_permitted()) GTEST_SKIP() << testing::kNotPermitted;
+  testing::TempDir dir;
+  const auto log = dir.path() / "runs";
+  // Two runs for three groups: task-clock beside cpu-clock, then page-faults alone.
+  const CombinedRuns combined = run_once_each(
+      Target{{"sh", "-c", "echo run >> \"$0\"", log.string()}, {}, {}, {}},
+      {{CounterGroup{{kTaskClock}}, CounterGroup{{kCpuClock}}}, {CounterGroup{{kPageFaults}}}}, Options{});
+  EXPECT_EQ(testing::read_text(log), "run\nrun\n");
+  ASSERT_EQ(combined.elapsed_s.size(), 2u);
+  EXPECT_GT(combined.result.sample.find("task-clock")->value, 0.0);
+  EXPECT_GT(combined.result.sample.find("cpu-clock")->value, 0.0);
+  EXPECT_GT(combined.result.sample.find("page-faults")->value, 0.0);
+}
+
 TEST(RunOncePerGroup, NeedsACommand) {
   try {
     run_once_per_group(Target{{}, {}, {0}, {}}, {CounterGroup{{kTaskClock}}}, Options{});

@@ -1,9 +1,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
+#include "common/error.h"
 #include "html/draw.h"
 #include "html/escape.h"
 #include "html/html.h"
@@ -205,6 +207,67 @@ TEST(HtmlWriter, TheFlameGraphDrawsEachFrameAsWideAsItsClockticksColouredByItsLa
   const nlohmann::json data = page_data(page);
   EXPECT_DOUBLE_EQ(data["flame"]["frames"][3]["x"].get<double>(), 0.75);
   EXPECT_EQ(data["flame"]["frames"][3]["values"][3], 9000) << "Idle 90.00%";
+}
+
+// Every id="..." of `page`, in order.
+std::vector<std::string> ids_of(const std::string& page) {
+  std::vector<std::string> ids;
+  for (size_t at = page.find(" id=\""); at != std::string::npos; at = page.find(" id=\"", at + 1)) {
+    const size_t start = at + 5;
+    ids.push_back(page.substr(start, page.find('"', start) - start));
+  }
+  return ids;
+}
+
+TEST(CoreTypePage, ASectionPerCoreTypeInOrderEachWithItsShareTreeAndIds) {
+  TinyRun run;
+  report::Report p_cores = run.report(3000);  // Busy 75%
+  p_cores.core_type = "P-core";
+  p_cores.core_share = 0.625;
+  report::Report e_cores = run.report(1000);  // Busy 25%
+  e_cores.core_type = "E-core";
+  e_cores.core_share = 0.375;
+  HtmlWriter p_writer(run.model, {"the command"});
+  HtmlWriter e_writer(run.model, {"the command"});
+  HtmlWriter not_run(run.model, {"the command"});
+  p_writer.add(std::nullopt, {p_cores});
+  e_writer.add(std::nullopt, {e_cores});
+  const model::RunVariables vars;
+  const std::string page = core_type_page({{&p_writer, &vars}, {&not_run, &vars}, {&e_writer, &vars}});
+
+  // The title once, then each type's section under its heading, P-cores first.
+  const size_t title = page.find("<h1>topdown: ./app</h1>");
+  const size_t p_section = page.find(R"(<section class="td-view core-type" data-prefix="type0-">)");
+  const size_t e_section = page.find(R"(<section class="td-view core-type" data-prefix="type2-">)");
+  ASSERT_NE(title, std::string::npos);
+  ASSERT_NE(p_section, std::string::npos);
+  ASSERT_NE(e_section, std::string::npos);
+  EXPECT_LT(title, p_section);
+  EXPECT_LT(p_section, e_section);
+  EXPECT_EQ(page.find("<h1>", title + 1), std::string::npos);
+  EXPECT_EQ(page.find("data-prefix=\"type1-\""), std::string::npos) << "a type without records is left out";
+  EXPECT_NE(page.find(R"(<h2 class="core-type">P-core: 62.5% of the cycles</h2>)", p_section), std::string::npos);
+  EXPECT_NE(page.find(R"(<h2 class="core-type">E-core: 37.5% of the cycles</h2>)", e_section), std::string::npos);
+  // Each section's tree is its own type's.
+  const std::string p_part = page.substr(p_section, e_section - p_section);
+  const std::string e_part = page.substr(e_section);
+  EXPECT_NE(box_of(p_part, "Busy").find(R"(data-value="75.0%")"), std::string::npos);
+  EXPECT_NE(box_of(e_part, "Busy").find(R"(data-value="25.0%")"), std::string::npos);
+  // No id twice: each section's start with its prefix; the page's one script once.
+  const std::vector<std::string> ids = ids_of(page);
+  std::set<std::string> unique(ids.begin(), ids.end());
+  EXPECT_EQ(unique.size(), ids.size());
+  EXPECT_TRUE(unique.count("type0-td-data"));
+  EXPECT_TRUE(unique.count("type2-td-data"));
+  EXPECT_TRUE(unique.count("type0-tree"));
+  EXPECT_EQ(page.find("<script>"), page.rfind("<script>"));
+}
+
+TEST(CoreTypePage, NoRecordOfAnyTypeIsAnError) {
+  TinyRun run;
+  HtmlWriter empty(run.model, {"the command"});
+  const model::RunVariables vars;
+  EXPECT_THROW(core_type_page({{&empty, &vars}}), Error);
 }
 
 TEST(HtmlWriter, HostileNamesAreText) {

@@ -247,8 +247,28 @@ TEST(ReportWriter, CsvAndJsonCarryTheCoreTypeAndShare) {
   EXPECT_TRUE(e_cores["core_share"].is_null());
 }
 
-TEST(ReportWriter, CoreTypesAreNotOneColumnLine) {
-  EXPECT_THROW(ReportWriter(Layout{Format::Columns, TextOptions{}, true, false, true}), std::invalid_argument);
+TEST(ReportWriter, CoreTypesAreBlocksOfColumnsOnOneLine) {
+  Stream s;
+  ReportWriter writer(Layout{Format::Columns, TextOptions{}, true, false, true});
+  std::vector<Report> unknown_shares = core_type_reports(s);
+  for (Report& report : unknown_shares) report.core_share.reset();
+  // The P-cores' bottleneck column is as wide as the tree's longest name
+  // (Busy_Memory), so that the E-cores' block starts at one place.
+  std::string out = writer.write(0.2, core_type_reports(s));
+  out += writer.write(std::nullopt, unknown_shares);
+  EXPECT_EQ(out,
+            "#     time  P-core     Busy     Idle    Hyper   Bottleneck   E-core     Busy     Idle    Hyper   "
+            "Bottleneck\n"
+            "     0.200   75.0%    75.0%    25.0%     0.0%   Busy_Memory   25.0%    25.0%    75.0%     0.0%   Idle\n"
+            "     total       -    75.0%    25.0%     0.0%   Busy_Memory       -    25.0%    75.0%     0.0%   Idle\n");
+}
+
+TEST(ReportWriter, ColumnsOfCoreTypesKeepTheHeadersTypes) {
+  Stream s;
+  ReportWriter writer(Layout{Format::Columns, TextOptions{}, true, false, true});
+  writer.write(0.2, core_type_reports(s));
+  EXPECT_THROW(writer.write(0.4, {core_type_reports(s).front()}), std::invalid_argument);
+  EXPECT_THROW(ReportWriter(Layout{Format::Columns, TextOptions{}, true, true, true}), std::invalid_argument);
 }
 
 TEST(CsvLine, QuotesOnlyFieldsThatNeedIt) {

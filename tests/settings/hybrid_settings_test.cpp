@@ -40,19 +40,36 @@ class HybridStat : public ::testing::Test {
   cpu::CpuInfo cpu = alder_lake();
   std::vector<model::Model> models = model::with_companion(model::select_model(kModels, cpu.id), kModels);
 
-  // The E-core tree's plan up to `level`, its events resolved on the
-  // fixture's PMUs, and the budget it had.
-  std::pair<schedule::Plan, schedule::CounterBudget> e_core_plan(int level) const {
-    const model::Model& e_core = models[1];
-    events::ResolverConfig config = events::resolver_config(e_core, cpu);
+  // A core type's tree (models[type]) planned up to `level`, its events
+  // resolved on the fixture's PMUs, and the budget it had.
+  std::pair<schedule::Plan, schedule::CounterBudget> plan_of(size_t type, int level) const {
+    const model::Model& model = models[type];
+    events::ResolverConfig config = events::resolver_config(model, cpu);
     config.sysfs_devices = kFixture / "sys/bus/event_source/devices";
     const events::Resolver resolver(config);
     StatOptions options;
     options.report.level = level;
-    const StatPlanning planning = plan_stat(options, cpu, e_core);
-    return {schedule::make_plan(e_core, planning.vars, planning.selection, resolver, planning.budget), planning.budget};
+    const StatPlanning planning = plan_stat(options, cpu, model);
+    return {schedule::make_plan(model, planning.vars, planning.selection, resolver, planning.budget), planning.budget};
+  }
+  std::pair<schedule::Plan, schedule::CounterBudget> e_core_plan(int level) const { return plan_of(1, level); }
+
+  // Each core type's groups as stat opens them on `target`.
+  std::vector<std::vector<collect::CounterGroup>> groups_by_type(int level, const collect::Target& target) const {
+    std::vector<std::vector<collect::CounterGroup>> by_type;
+    for (size_t type = 0; type < models.size(); ++type) {
+      const CountedGroups counted = counted_groups(plan_of(type, level).first, aggregate::View::Global, target);
+      by_type.push_back(core_type_groups(counted.groups, core_type_placement(cpu, models[type], target)));
+    }
+    return by_type;
   }
 };
+
+// The PMU a group of core_type_groups counts on, by its first event's name.
+std::string pmu_of(const collect::CounterGroup& group) {
+  const std::string& name = group.events.front().name;
+  return name.substr(0, name.find('/'));
+}
 
 TEST_F(HybridStat, EachCoreTypeOpensOnItsPmuAndCpus) {
   ASSERT_EQ(models.size(), 2u);
@@ -145,21 +162,79 @@ TEST_F(HybridStat, RecordSamplesEachTypesGroupsUnderTheirNamesOnItsCpus) {
   }
 }
 
-TEST(CoreTypeOptions, WhatTwoTreesCannotDoYetIsRefusedByName) {
-  StatOptions options;
-  EXPECT_NO_THROW(check_core_type_options(options));
-  options.repeat = 3;
-  try {
-    check_core_type_options(options);
-    FAIL() << "-r was accepted";
-  } catch (const Error& error) {
-    EXPECT_STREQ(error.what(),
-                 "stat counts each core type of this CPU (P-cores and E-cores, or big and little cores) as a tree of "
-                 "its own, which -r does not do yet; leave out -r");
+TEST_F(HybridStat, NoMultiplexRunsEachTypesGroupsSideBySide) {
+  const collect::Target command{{"./app"}, {}, {}, {}};
+  std::vector<std::vector<collect::CounterGroup>> by_type;
+  // Each type's groups fit the counters of its own model (its PMU's), not
+  // the other type's.
+  for (size_t type = 0; type < models.size(); ++type) {
+    SCOPED_TRACE(models[type].name);
+    const auto [plan, budget] = plan_of(type, 3);
+    for (const schedule::Group& group : plan.groups) EXPECT_LE(group.general_counters_used(budget), budget.general);
+    const CountedGroups counted = counted_groups(plan, aggregate::View::Global, command);
+    by_type.push_back(core_type_groups(counted.groups, core_type_placement(cpu, models[type], command)));
   }
-  StatOptions html;
-  html.report.html = "page.html";
-  EXPECT_THROW(check_core_type_options(html), Error);
+  ASSERT_GT(by_type[0].size(), 1u) << "more than one group a type, or the runs show nothing";
+  ASSERT_GT(by_type[1].size(), 1u);
+  const std::vector<std::vector<collect::CounterGroup>> runs = side_by_side_runs(by_type);
+  ASSERT_EQ(runs.size(), std::max(by_type[0].size(), by_type[1].size()));
+  std::vector<size_t> next(by_type.size(), 0);  // per type, the group the next run should have
+  for (const std::vector<collect::CounterGroup>& run : runs) {
+    std::vector<std::string> pmus;
+    for (const collect::CounterGroup& group : run) {
+      const size_t type = pmu_of(group) == "cpu_core" ? 0 : 1;
+      ASSERT_LT(next[type], by_type[type].size());
+      EXPECT_EQ(group.events.front().name, by_type[type][next[type]].events.front().name);
+      EXPECT_EQ(group.events.size(), by_type[type][next[type]].events.size());
+      ++next[type];
+      pmus.push_back(pmu_of(group));
+    }
+    // At most one group of each PMU a run: no group shares counters.
+    EXPECT_LE(pmus.size(), 2u);
+    EXPECT_TRUE(pmus.size() < 2 || pmus[0] != pmus[1]) << pmus[0];
+  }
+  EXPECT_EQ(next[0], by_type[0].size());
+  EXPECT_EQ(next[1], by_type[1].size());
+}
+
+TEST(SideBySideRuns, RunKHasGroupKOfEveryTypeThatHasOne) {
+  const auto group = [](const std::string& name) {
+    collect::CounterGroup one;
+    one.events.push_back(events::Encoding{});
+    one.events.back().name = name;
+    return one;
+  };
+  const std::vector<std::vector<collect::CounterGroup>> runs =
+      side_by_side_runs({{group("P0"), group("P1"), group("P2")}, {group("E0")}});
+  ASSERT_EQ(runs.size(), 3u);
+  const std::vector<std::vector<std::string>> expected = {{"P0", "E0"}, {"P1"}, {"P2"}};
+  for (size_t r = 0; r < runs.size(); ++r) {
+    std::vector<std::string> names;
+    for (const collect::CounterGroup& one : runs[r]) names.push_back(one.events.front().name);
+    EXPECT_EQ(names, expected[r]);
+  }
+  EXPECT_TRUE(side_by_side_runs({}).empty());
+}
+
+TEST_F(HybridStat, EachTypesGroupsCountTheCgroupsOnItsOwnCpus) {
+  // -G: perf counts a cgroup on CPUs (every online one without -C); each
+  // type's groups open on the cgroup's placements of its own CPUs only.
+  const collect::Target cgroup{{}, {}, range(0, 15), {{"/app.slice", "/sys/fs/cgroup/app.slice"}}};
+  const std::vector<std::vector<collect::CounterGroup>> by_type = groups_by_type(1, cgroup);
+  ASSERT_EQ(by_type.size(), 2u);
+  for (const collect::CounterGroup& group : by_type[0]) {
+    EXPECT_EQ(group.cpus, range(0, 7));
+    EXPECT_EQ(pmu_of(group), "cpu_core");
+  }
+  for (const collect::CounterGroup& group : by_type[1]) {
+    EXPECT_EQ(group.cpus, range(8, 15));
+    EXPECT_EQ(pmu_of(group), "cpu_atom");
+  }
+  // With -C 4-11 the cgroup is counted on 4-7 by the P-cores' groups, 8-11 by the E-cores'.
+  const collect::Target some_cpus{{}, {}, range(4, 11), cgroup.cgroups};
+  const std::vector<std::vector<collect::CounterGroup>> some = groups_by_type(1, some_cpus);
+  EXPECT_EQ(some[0].front().cpus, range(4, 7));
+  EXPECT_EQ(some[1].front().cpus, range(8, 11));
 }
 
 TEST(CoreTypeCounts, EachTypeGetsItsOwnEventsBack) {
