@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <optional>
 
@@ -26,7 +27,9 @@ struct CountedType {
 
 std::vector<CoreTypePlan> core_type_plans(const StatOptions& options, const Context& context) {
   std::vector<CoreTypePlan> plans;
-  for (model::Model& model : core_type_models(context.model, context.cpu, options.metrics_file)) {
+  std::vector<model::Model> models = core_type_models(context.model, context.cpu, options.metrics_file);
+  std::fputs(uncounted_core_kinds_warning(context.cpu, models).c_str(), stderr);
+  for (model::Model& model : models) {
     const events::Resolver resolver = resolver_for(model, context.cpu);
     const settings::StatPlanning planning = settings::plan_stat(options, context.cpu, model);
     schedule::Plan plan = schedule::make_plan(model, planning.vars, planning.selection, resolver, planning.budget);
@@ -37,25 +40,19 @@ std::vector<CoreTypePlan> core_type_plans(const StatOptions& options, const Cont
 
 int count_core_types(const StatOptions& options, const cpu::CpuInfo& cpu, const std::vector<CoreTypePlan>& types) {
   settings::check_live_options(options);
-  settings::check_core_type_options(options);
+  settings::check_core_type_options(options, "stat");
   settings::check_countable(options, cpu, types.front().model);
   const collect::Target target = settings::stat_target(options);
   settings::check_unit_view(options, target);
+  settings::PlacedCoreTypes placed = settings::place_core_types(cpu, types, options.per, target);
   std::vector<CountedType> counted;
-  counted.reserve(types.size());  // the analyses point into it
-  std::vector<collect::CounterGroup> groups;
-  for (const CoreTypePlan& type : types) {
-    settings::CoreTypePlacement placement = settings::core_type_placement(cpu, type.model, target);
-    if (!target.cpus.empty() && placement.cpus.empty()) continue;  // -C named no CPU of this type
-    settings::CountedGroups type_groups = settings::counted_groups(type.plan, options.per, target);
-    for (collect::CounterGroup& group : settings::core_type_groups(std::move(type_groups.groups), placement)) {
-      groups.push_back(std::move(group));
-    }
-    CountedType& entry = counted.emplace_back(CountedType{&type, std::move(placement), std::nullopt, nullptr});
+  counted.reserve(placed.types.size());  // the analyses point into it
+  for (settings::PlacedCoreType& type : placed.types) {
+    CountedType& entry = counted.emplace_back(CountedType{type.type, std::move(type.placement), std::nullopt, nullptr});
     if (options.per != aggregate::View::Global) {
-      entry.units.emplace(options.per, target, std::move(type_groups.core_wide_events));
+      entry.units.emplace(options.per, target, std::move(type.core_wide_events));
     }
-    entry.analysis = std::make_unique<Analysis>(options, type.model, type.plan, type.vars, target,
+    entry.analysis = std::make_unique<Analysis>(options, entry.type->model, entry.type->plan, entry.type->vars, target,
                                                 entry.units ? &*entry.units : nullptr);
   }
 
@@ -90,7 +87,7 @@ int count_core_types(const StatOptions& options, const cpu::CpuInfo& cpu, const 
       sink.write(writer.write(interval.time_s, reports_of(interval.sample, interval.places, run_of, {})));
     };
   }
-  const collect::WorkloadResult result = collect::collect(target, groups, collect_options(options), intervals);
+  const collect::WorkloadResult result = collect::collect(target, placed.groups, collect_options(options), intervals);
   std::vector<std::string> notes;
   if (result.signal) {
     notes.push_back(killed_note(*result.signal));

@@ -9,6 +9,7 @@
 #include "collect/collect.h"
 #include "model/model.h"
 #include "schedule/plan.h"
+#include "settings/hybrid.h"
 
 namespace topdown::cli {
 
@@ -28,15 +29,11 @@ int count_repeated(const StatOptions& options, const Context& context, const sch
 int count_and_report(const StatOptions& options, const Context& context, const schedule::Plan& plan,
                      const model::RunVariables& vars);
 
-// The plan of one core type's tree on a hybrid CPU.
-struct CoreTypePlan {
-  model::Model model;
-  model::RunVariables vars;
-  schedule::Plan plan;
-};
+using settings::CoreTypePlan;
 
-// The plan of each core type's tree (context's model and its companion), each
-// with its own counters on its own PMU.
+// The plan of each core type's tree (context's model and its companion, or
+// an Arm CPU's core kinds'), each with its own counters on its own PMU.
+// Says on stderr which CPUs no core type's model counts.
 std::vector<CoreTypePlan> core_type_plans(const StatOptions& options, const Context& context);
 
 // stat on a hybrid CPU (stat_core_types.cpp): every core type's groups

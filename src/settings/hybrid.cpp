@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "common/strings.h"
+#include "settings/stat.h"
 
 namespace topdown::settings {
 namespace {
@@ -60,6 +61,25 @@ bool plans_by_core_type(const cpu::CpuInfo& cpu, const model::Model& model) {
   return core_type_pmus(cpu).size() > 1;
 }
 
+bool counts_core_types(const cpu::CpuInfo& cpu, const std::vector<CoreTypePlan>& types) {
+  return plans_by_core_type(cpu, types.front().model) && (types.size() > 1 || cpu.core_kinds.size() > 1);
+}
+
+PlacedCoreTypes place_core_types(const cpu::CpuInfo& cpu, const std::vector<CoreTypePlan>& types, aggregate::View per,
+                                 const collect::Target& target) {
+  PlacedCoreTypes placed;
+  for (const CoreTypePlan& type : types) {
+    CoreTypePlacement placement = core_type_placement(cpu, type.model, target);
+    if (!target.cpus.empty() && placement.cpus.empty()) continue;  // -C named no CPU of this type
+    CountedGroups counted = counted_groups(type.plan, per, target);
+    for (collect::CounterGroup& group : core_type_groups(std::move(counted.groups), placement)) {
+      placed.groups.push_back(std::move(group));
+    }
+    placed.types.push_back({&type, std::move(placement), std::move(counted.core_wide_events)});
+  }
+  return placed;
+}
+
 std::vector<collect::CounterGroup> core_type_groups(std::vector<collect::CounterGroup> groups,
                                                     const CoreTypePlacement& placement) {
   for (collect::CounterGroup& group : groups) {
@@ -97,7 +117,7 @@ std::vector<counts::Place> core_type_places(const std::vector<counts::Place>& pl
   return ours;
 }
 
-void check_core_type_options(const StatOptions& options) {
+void check_core_type_options(const StatOptions& options, std::string_view command) {
   const char* refused = options.repeat > 1             ? "-r"
                         : options.no_multiplex         ? "--no-multiplex"
                         : !options.cgroups.empty()     ? "-G"
@@ -105,8 +125,9 @@ void check_core_type_options(const StatOptions& options) {
                         : options.report.columns       ? "--columns"
                                                        : nullptr;
   if (refused) {
-    throw Error(std::string("stat counts each core type of this CPU (P-cores and E-cores, or big and little cores) "
-                            "as a tree of its own, which ") +
+    throw Error(std::string(command) +
+                " counts each core type of this CPU (P-cores and E-cores, or big and little cores) as a tree of its "
+                "own, which " +
                 refused + " does not do yet; leave out " + refused);
   }
 }
