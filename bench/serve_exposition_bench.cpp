@@ -67,7 +67,7 @@ struct Scale {
       places.emplace_back("CPU" + std::to_string(cpu), std::move(sample));
     }
     machine.duration_s = 1;
-    serve::SnapshotBuilder builder(evaluator, serve::ScopePlan{"machine", view, &topology, {}, false}, "spr",
+    serve::SnapshotBuilder builder(evaluator, serve::ScopePlan{"machine", view, &topology, false}, "spr",
                                    report::RunInfo{}, std::chrono::milliseconds(1000));
     return builder.add(1.0, machine, places);
   }

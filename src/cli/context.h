@@ -32,6 +32,11 @@ std::vector<model::Model> core_type_models(const cpu::CpuInfo& cpu, const std::s
 std::vector<model::Model> core_type_models(model::Model model, const cpu::CpuInfo& cpu,
                                            const std::string& metrics_file);
 
+// The warning that the CPUs of `cpu`'s core kinds none of `models` counts
+// are left out: which CPUs, why and what to do (--cpu cannot help), one
+// line per kind; empty when every kind is counted.
+std::string uncounted_core_kinds_warning(const cpu::CpuInfo& cpu, const std::vector<model::Model>& models);
+
 // The resolver for `model`: this machine's PMUs when the model is this CPU's
 // (or one of its core kinds'), else the model's CPU's alone.
 events::Resolver resolver_for(const model::Model& model, const cpu::CpuInfo& cpu);

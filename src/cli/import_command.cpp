@@ -27,11 +27,13 @@ namespace {
 // (and every CPU, core, socket or thread) is reported alike.
 class FileAnalysis {
  public:
-  FileAnalysis(const ImportOptions& options, model::Model model)
+  // `arm_core_pmus`: those of the machine that counted the file, when known
+  // (import::EventMatcher).
+  FileAnalysis(const ImportOptions& options, model::Model model, const std::vector<std::string>& arm_core_pmus)
       : options_(options),
         model_(std::move(model)),
         resolver_(events::offline_resolver_config(model_)),
-        matcher_(model_, resolver_) {}
+        matcher_(model_, resolver_, arm_core_pmus) {}
 
   bool per_unit() const { return options_.per != aggregate::View::Global; }
   const model::Model& model() const { return model_; }
@@ -206,9 +208,7 @@ class FileAnalysis {
 class CoreTypeAnalyses {
  public:
   explicit CoreTypeAnalyses(const ImportOptions& options)
-      : options_(options),
-        models_(
-            core_type_models(detect_cpu(options.root, cpu::CounterCheck::Skip), options.cpu, options.metrics_file)) {}
+      : CoreTypeAnalyses(options, detect_cpu(options.root, cpu::CounterCheck::Skip)) {}
 
   const model::Model& model() const { return models_.front(); }
   // Every core type's model, P-cores first (the one model's for a CPU of one kind).
@@ -258,6 +258,21 @@ class CoreTypeAnalyses {
   bool hybrid() const { return !core_pmus_.empty(); }
 
  private:
+  CoreTypeAnalyses(const ImportOptions& options, const cpu::CpuInfo& cpu)
+      : options_(options),
+        models_(core_type_models(cpu, options.cpu, options.metrics_file)),
+        arm_core_pmus_(counting_arm_core_pmus(cpu, models_.front())) {}
+
+  // The Arm core PMUs the probe found, when the file is taken to be this
+  // machine's (or --root's): its model is this CPU's. A file imported with
+  // another CPU's model came from elsewhere, its PMUs known by name alone.
+  static std::vector<std::string> counting_arm_core_pmus(const cpu::CpuInfo& cpu, const model::Model& model) {
+    std::vector<std::string> names;
+    if (!model.runs_on(cpu)) return names;
+    for (const cpu::PmuInfo& pmu : cpu.arm_core_pmus()) names.push_back(pmu.name);
+    return names;
+  }
+
   struct CoreType {
     std::string pmu;  // empty: the file of a CPU with one kind of core
     std::unique_ptr<FileAnalysis> analysis;
@@ -265,14 +280,14 @@ class CoreTypeAnalyses {
 
   // Decided by the names of the file's first interval.
   void decide(const import::FileInfo& file) {
-    core_pmus_ = import::core_pmus_of(file.events);
+    core_pmus_ = import::core_pmus_of(file.events, arm_core_pmus_);
     if (core_pmus_.empty()) {
-      analyses_.push_back({"", std::make_unique<FileAnalysis>(options_, models_.front())});
+      analyses_.push_back({"", std::make_unique<FileAnalysis>(options_, models_.front(), arm_core_pmus_)});
       return;
     }
     for (const model::Model& model : models_) {
       if (std::find(core_pmus_.begin(), core_pmus_.end(), model.pmu) == core_pmus_.end()) continue;
-      analyses_.push_back({model.pmu, std::make_unique<FileAnalysis>(options_, model)});
+      analyses_.push_back({model.pmu, std::make_unique<FileAnalysis>(options_, model, arm_core_pmus_)});
     }
     if (analyses_.empty() && model().cpus.front().vendor == cpu::Vendor::Arm) {
       throw Error(options_.file + ": its rows are counted on " + join(core_pmus_, " and ") +
@@ -287,7 +302,8 @@ class CoreTypeAnalyses {
   }
 
   const ImportOptions& options_;
-  std::vector<model::Model> models_;  // this CPU's, or --cpu's: each core type's
+  std::vector<model::Model> models_;        // this CPU's, or --cpu's: each core type's
+  std::vector<std::string> arm_core_pmus_;  // counting_arm_core_pmus
   std::vector<std::string> core_pmus_;
   std::vector<CoreType> analyses_;
   std::vector<report::Report> core_type_reports_;  // of the latest interval, for a hybrid CPU's file

@@ -1,5 +1,7 @@
 #include <fmt/format.h>
 
+#include <cstdio>
+
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/output.h"
@@ -41,6 +43,13 @@ int run_info(const std::string& root) {
   out += fmt::format("cpu:            {} family 0x{:X} model 0x{:X} stepping {} ({})\n", cpu.id.vendor_string,
                      cpu.id.family, cpu.id.model, cpu.id.stepping, cpu.id.brand);
   out += core_kind_lines(cpu);
+  if (cpu.core_kinds.size() > 1) {
+    try {
+      std::fputs(uncounted_core_kinds_warning(cpu, core_type_models(cpu, "", "")).c_str(), stderr);
+    } catch (const Error&) {
+      // No model for the main kind: the model line below says so.
+    }
+  }
   out += fmt::format("online cpus:    {}\n", cpu.online_cpus);
   out += fmt::format("smt:            {}\n", cpu.smt_enabled ? "on" : "off");
   std::string pmus;

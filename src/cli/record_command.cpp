@@ -135,7 +135,7 @@ int run_record(const RecordOptions& options) {
   const std::string model_name = live.model_file.empty() ? context.model.name : live.model_file;
   recording::Header header = record_header(options, context.cpu, model_name, types.front().vars);
   std::vector<collect::CounterGroup> groups;
-  if (settings::plans_by_core_type(context.cpu, context.model)) {
+  if (settings::counts_core_types(context.cpu, types)) {
     // A hybrid CPU: each core type's groups on its own PMU and CPUs.
     for (const CoreTypePlan& type : types) {
       const settings::CoreTypePlacement placement = settings::core_type_placement(context.cpu, type.model, target);

@@ -5,14 +5,17 @@
 
 #include <csignal>
 #include <cstdio>
+#include <deque>
 #include <optional>
 
 #include "cli/context.h"
 #include "cli/evaluation_options.h"
+#include "cli/stat_run.h"
 #include "collect/collect.h"
 #include "schedule/plan.h"
 #include "serve/http_server.h"
 #include "serve/snapshot.h"
+#include "settings/hybrid.h"
 #include "settings/stat.h"
 
 namespace topdown::cli {
@@ -20,8 +23,15 @@ namespace {
 
 constexpr int kDefaultIntervalMs = 1000;
 
+// "adl", or "adl and adl_ecore" on a CPU with cores of several types.
+std::string model_names(const std::vector<serve::CoreTypePart>& parts) {
+  std::vector<std::string> names;
+  for (const serve::CoreTypePart& part : parts) names.push_back(part.model);
+  return fmt::format("{}", fmt::join(names, " and "));
+}
+
 // What GET / says.
-std::string description(const Context& context, const collect::Target& target, int interval_ms) {
+std::string description(const std::vector<serve::CoreTypePart>& parts, const collect::Target& target, int interval_ms) {
   std::string what = !target.cpus.empty() ? fmt::format("CPUs {}", fmt::join(target.cpus, ","))
                                           : fmt::format("processes {}", fmt::join(target.pids, ","));
   if (!target.cgroups.empty()) {
@@ -30,15 +40,15 @@ std::string description(const Context& context, const collect::Target& target, i
     what = fmt::format("cgroups {} on {}", fmt::join(names, ","), what);
   }
   return fmt::format(
-      "topdown serve: top-down breakdown of {} with the {} model every {} ms; GET /metrics (Prometheus), /report "
+      "topdown serve: top-down breakdown of {} with the {} model{} every {} ms; GET /metrics (Prometheus), /report "
       "(JSON), /healthz",
-      what, context.model.name, interval_ms);
+      what, model_names(parts), parts.size() > 1 ? "s" : "", interval_ms);
 }
 
-report::RunInfo run_info(const Context& context, const schedule::Plan& plan, const collect::Target& target) {
+report::RunInfo run_info(const model::Model& model, const schedule::Plan& plan, const collect::Target& target) {
   report::RunInfo run;
-  run.model_name = context.model.name;
-  run.model_title = context.model.title;
+  run.model_name = model.name;
+  run.model_title = model.title;
   run.cpus = target.cpus;
   run.pids.assign(target.pids.begin(), target.pids.end());
   run.groups = static_cast<int>(plan.groups.size());
@@ -111,9 +121,9 @@ int run_serve(const ServeOptions& options) {
 
   Context context = make_context(stat.cpu, "", stat.model_file);
   settings::check_countable(stat, context.cpu, context.model);
-  const settings::StatPlanning planning = settings::plan_stat(stat, context.cpu, context.model);
-  const schedule::Plan plan =
-      schedule::make_plan(context.model, planning.vars, planning.selection, context.resolver, planning.budget);
+  const std::vector<CoreTypePlan> types = core_type_plans(stat, context);
+  const bool several_types = settings::counts_core_types(context.cpu, types);
+  if (several_types) settings::check_serve_core_types(stat);
   collect::Target target = settings::stat_target(stat);
   const bool cpus_counted = !target.cpus.empty();
   // A cgroup's whole is one series per cgroup; its units only when asked.
@@ -121,17 +131,41 @@ int run_serve(const ServeOptions& options) {
     stat.per = aggregate::View::Socket;
   }
   settings::check_unit_view(stat, target);
-  const settings::CountedGroups counted = settings::counted_groups(plan, stat.per, target);
   std::optional<aggregate::Topology> topology;
   if (cpus_counted) topology = aggregate::Topology::read_sysfs();
 
-  const eval::Evaluator evaluator(context.model, plan.nodes, evaluation_options(plan, planning.vars));
+  // Each core type's groups on its own PMU and CPUs, its events named after
+  // its PMU (settings::core_type_groups); a CPU of one type counts its one
+  // tree as it always has, without a core_type label.
+  std::vector<collect::CounterGroup> groups;
+  std::vector<std::string> part_pmus;  // the PMU of each part's events; none on a CPU of one type
+  std::vector<serve::CoreTypePart> parts;
+  std::deque<eval::Evaluator> evaluators;  // the parts point into it
+  const auto add_part = [&](const CoreTypePlan& type, std::string core_type,
+                            std::set<std::string, std::less<>> core_wide_events) {
+    const eval::Evaluator& evaluator =
+        evaluators.emplace_back(type.model, type.plan.nodes, evaluation_options(type.plan, type.vars));
+    parts.push_back({&evaluator, type.model.name, run_info(type.model, type.plan, target), std::move(core_type),
+                     std::move(core_wide_events)});
+  };
+  if (several_types) {
+    settings::PlacedCoreTypes placed = settings::place_core_types(context.cpu, types, stat.per, target);
+    groups = std::move(placed.groups);
+    for (settings::PlacedCoreType& type : placed.types) {
+      add_part(*type.type, type.placement.core_type, std::move(type.core_wide_events));
+      part_pmus.push_back(type.placement.pmu);
+    }
+  } else {
+    settings::CountedGroups counted = settings::counted_groups(types.front().plan, stat.per, target);
+    groups = std::move(counted.groups);
+    add_part(types.front(), "", std::move(counted.core_wide_events));
+  }
+
   const std::chrono::milliseconds period(*stat.interval_ms);
-  serve::SnapshotBuilder builder(
-      evaluator,
-      serve::ScopePlan{cpus_counted ? "machine" : "processes", stat.per, topology ? &*topology : nullptr,
-                       counted.core_wide_events, !target.cgroups.empty()},
-      context.model.name, run_info(context, plan, target), period);
+  serve::SnapshotBuilder builder(parts,
+                                 serve::ScopePlan{cpus_counted ? "machine" : "processes", stat.per,
+                                                  topology ? &*topology : nullptr, !target.cgroups.empty()},
+                                 period);
   serve::SnapshotStore store(period);
 
   // A hangup (the terminal closing, `systemctl reload`) must not end the
@@ -139,10 +173,10 @@ int run_serve(const ServeOptions& options) {
   std::signal(SIGHUP, SIG_IGN);
   std::signal(SIGPIPE, SIG_IGN);
   raise_descriptor_limit();
-  serve::HttpServer server(address, store, description(context, target, *stat.interval_ms), web);
-  std::fprintf(stderr, "topdown: serving %s://%s/metrics (model %s, every %d ms)\n", web.tls ? "https" : "http",
-               serve::ListenAddress{address.host, server.port()}.text().c_str(), context.model.name.c_str(),
-               *stat.interval_ms);
+  serve::HttpServer server(address, store, description(parts, target, *stat.interval_ms), web);
+  std::fprintf(stderr, "topdown: serving %s://%s/metrics (model%s %s, every %d ms)\n", web.tls ? "https" : "http",
+               serve::ListenAddress{address.host, server.port()}.text().c_str(), parts.size() > 1 ? "s" : "",
+               model_names(parts).c_str(), *stat.interval_ms);
 
   collect::Options collect_options;
   collect_options.include_kernel = stat.include_kernel;
@@ -150,9 +184,21 @@ int run_serve(const ServeOptions& options) {
   intervals.period = period;
   // On the counting thread: evaluate, then swap the snapshot in; no socket is touched.
   intervals.on_interval = [&](const collect::Interval& interval) {
-    store.publish(builder.add(interval.time_s, interval.sample, interval.places));
+    if (part_pmus.empty()) {
+      store.publish(builder.add(interval.time_s, interval.sample, interval.places));
+      return;
+    }
+    std::vector<counts::Sample> samples;
+    std::vector<std::vector<counts::Place>> places;
+    for (const std::string& pmu : part_pmus) {
+      samples.push_back(settings::core_type_counts(interval.sample, pmu));
+      places.push_back(settings::core_type_places(interval.places, pmu));
+    }
+    std::vector<serve::CoreTypeCounts> counts;
+    for (size_t i = 0; i < part_pmus.size(); ++i) counts.push_back({&samples[i], &places[i]});
+    store.publish(builder.add(interval.time_s, counts));
   };
-  collect::collect(target, counted.groups, collect_options, intervals);
+  collect::collect(target, groups, collect_options, intervals);
   store.stop_counting();
   server.stop();
   return 0;

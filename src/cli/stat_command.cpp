@@ -47,7 +47,7 @@ int run_stat(const StatOptions& options) {
   Context context = make_context(options.cpu, options.metrics_file, options.model_file, options.root);
   std::vector<CoreTypePlan> plans = core_type_plans(options, context);
   if (options.print_groups || options.print_perf) return print_plans(options, context.cpu, plans);
-  if (plans.size() > 1 && settings::plans_by_core_type(context.cpu, plans.front().model)) {
+  if (settings::counts_core_types(context.cpu, plans)) {
     return count_core_types(options, context.cpu, plans);
   }
   settings::check_countable(options, context.cpu, context.model);

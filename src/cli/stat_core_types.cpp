@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <optional>
 
@@ -27,7 +28,9 @@ struct CountedType {
 
 std::vector<CoreTypePlan> core_type_plans(const StatOptions& options, const Context& context) {
   std::vector<CoreTypePlan> plans;
-  for (model::Model& model : core_type_models(context.model, context.cpu, options.metrics_file)) {
+  std::vector<model::Model> models = core_type_models(context.model, context.cpu, options.metrics_file);
+  std::fputs(uncounted_core_kinds_warning(context.cpu, models).c_str(), stderr);
+  for (model::Model& model : models) {
     const events::Resolver resolver = resolver_for(model, context.cpu);
     const settings::StatPlanning planning = settings::plan_stat(options, context.cpu, model);
     schedule::Plan plan = schedule::make_plan(model, planning.vars, planning.selection, resolver, planning.budget);
@@ -36,36 +39,21 @@ std::vector<CoreTypePlan> core_type_plans(const StatOptions& options, const Cont
   return plans;
 }
 
-std::vector<PlacedType> place_core_types(const StatOptions& options, const cpu::CpuInfo& cpu,
-                                         const std::vector<CoreTypePlan>& types, const collect::Target& target) {
-  std::vector<PlacedType> placed;
-  for (const CoreTypePlan& type : types) {
-    settings::CoreTypePlacement placement = settings::core_type_placement(cpu, type.model, target);
-    if (!target.cpus.empty() && placement.cpus.empty()) continue;  // -C named no CPU of this type
-    settings::CountedGroups counted = settings::counted_groups(type.plan, options.per, target);
-    counted.groups = settings::core_type_groups(std::move(counted.groups), placement);
-    placed.push_back({&type, std::move(placement), std::move(counted)});
-  }
-  return placed;
-}
-
 int count_core_types(const StatOptions& options, const cpu::CpuInfo& cpu, const std::vector<CoreTypePlan>& types) {
   settings::check_live_options(options);
   settings::check_countable(options, cpu, types.front().model);
   if (options.repeat > 1) return count_repeated(options, cpu, types, true);
   const collect::Target target = settings::stat_target(options);
   settings::check_unit_view(options, target);
-  std::vector<PlacedType> placed = place_core_types(options, cpu, types, target);
+  settings::PlacedCoreTypes placed = settings::place_core_types(cpu, types, options.per, target);
   std::vector<CountedType> counted;
-  counted.reserve(placed.size());  // the analyses point into it
-  std::vector<collect::CounterGroup> groups;
+  counted.reserve(placed.types.size());  // the analyses point into it
   std::vector<std::vector<collect::CounterGroup>> groups_by_type;
-  for (PlacedType& type : placed) {
-    groups.insert(groups.end(), type.counted.groups.begin(), type.counted.groups.end());
-    groups_by_type.push_back(type.counted.groups);
+  for (settings::PlacedCoreType& type : placed.types) {
+    groups_by_type.push_back(std::move(type.groups));
     CountedType& entry = counted.emplace_back(CountedType{type.type, std::move(type.placement), std::nullopt, nullptr});
     if (options.per != aggregate::View::Global) {
-      entry.units.emplace(options.per, target, std::move(type.counted.core_wide_events));
+      entry.units.emplace(options.per, target, std::move(type.core_wide_events));
     }
     entry.analysis = std::make_unique<Analysis>(options, type.type->model, type.type->plan, type.type->vars, target,
                                                 entry.units ? &*entry.units : nullptr);
@@ -118,7 +106,7 @@ int count_core_types(const StatOptions& options, const cpu::CpuInfo& cpu, const 
   std::vector<std::string> notes;
   const collect::WorkloadResult result =
       options.no_multiplex ? count_once_each(target, settings::side_by_side_runs(groups_by_type), how, notes)
-                           : collect::collect(target, groups, how, intervals);
+                           : collect::collect(target, placed.groups, how, intervals);
   if (result.signal) {
     notes.push_back(killed_note(*result.signal));
   }

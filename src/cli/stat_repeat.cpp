@@ -70,8 +70,8 @@ std::vector<RepeatedTree> repeated_trees(const StatOptions& options, const cpu::
     add(types.front(), "", settings::counted_groups(types.front().plan, options.per, target).groups);
     return trees;
   }
-  for (PlacedType& placed : place_core_types(options, cpu, types, target)) {
-    add(*placed.type, placed.placement.pmu, std::move(placed.counted.groups));
+  for (settings::PlacedCoreType& placed : settings::place_core_types(cpu, types, options.per, target).types) {
+    add(*placed.type, placed.placement.pmu, std::move(placed.groups));
   }
   return trees;
 }

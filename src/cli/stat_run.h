@@ -29,15 +29,11 @@ collect::WorkloadResult count_once_each(const collect::Target& target,
                                         const std::vector<std::vector<collect::CounterGroup>>& runs,
                                         const collect::Options& how, std::vector<std::string>& notes);
 
-// The plan of one core type's tree on a hybrid CPU.
-struct CoreTypePlan {
-  model::Model model;
-  model::RunVariables vars;
-  schedule::Plan plan;
-};
+using settings::CoreTypePlan;
 
-// The plan of each core type's tree (context's model and its companion), each
-// with its own counters on its own PMU.
+// The plan of each core type's tree (context's model and its companion, or
+// an Arm CPU's core kinds'), each with its own counters on its own PMU.
+// Says on stderr which CPUs no core type's model counts.
 std::vector<CoreTypePlan> core_type_plans(const StatOptions& options, const Context& context);
 
 // stat -r N (stat_repeat.cpp): runs the command N times with the same plans
@@ -48,18 +44,6 @@ std::vector<CoreTypePlan> core_type_plans(const StatOptions& options, const Cont
 // signal ends stops the series.
 int count_repeated(const StatOptions& options, const cpu::CpuInfo& cpu, const std::vector<CoreTypePlan>& types,
                    bool hybrid);
-
-// One core type's groups as stat opens them on a hybrid CPU.
-struct PlacedType {
-  const CoreTypePlan* type;
-  settings::CoreTypePlacement placement;
-  settings::CountedGroups counted;  // named for its PMU (settings::core_type_groups), on its CPUs
-};
-
-// Where each core type's groups open on `target`, leaving out a type of
-// which -C named no CPU.
-std::vector<PlacedType> place_core_types(const StatOptions& options, const cpu::CpuInfo& cpu,
-                                         const std::vector<CoreTypePlan>& types, const collect::Target& target);
 
 // stat on a hybrid CPU (stat_core_types.cpp): every core type's groups
 // counted at once, each on its type's PMU (and with -a/-C on its CPUs), each

@@ -70,6 +70,11 @@ struct CpuInfo {
   std::vector<PmuInfo> hybrid_core_pmus() const;
   // The Arm PMUs of the cores (is_arm_core_pmu), by name.
   std::vector<PmuInfo> arm_core_pmus() const;
+  // The names of every core PMU found: "cpu", a hybrid CPU's, the Arm cores'
+  // (whatever their names, by their cpus lists). What decides which PMUs are
+  // cores' on this machine; another machine's are known by name alone
+  // (perf::is_arm_core_pmu).
+  std::vector<std::string> core_pmu_names() const;
   // The Arm core PMU that counts on every CPU of `kind`; nullptr when none.
   const PmuInfo* arm_core_pmu_of(const CoreKind& kind) const;
 };

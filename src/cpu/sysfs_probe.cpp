@@ -116,6 +116,14 @@ std::vector<PmuInfo> CpuInfo::arm_core_pmus() const {
   return core_pmus;
 }
 
+std::vector<std::string> CpuInfo::core_pmu_names() const {
+  std::vector<std::string> names;
+  if (find_pmu("cpu")) names.emplace_back("cpu");
+  for (const PmuInfo& pmu : hybrid_core_pmus()) names.push_back(pmu.name);
+  for (const PmuInfo& pmu : arm_core_pmus()) names.push_back(pmu.name);
+  return names;
+}
+
 const PmuInfo* CpuInfo::arm_core_pmu_of(const CoreKind& kind) const {
   const auto counts_on_kind = [&](const PmuInfo& pmu) {
     // A PMU without a cpus file counts on every CPU.

@@ -9,20 +9,19 @@ namespace topdown::import {
 namespace {
 
 struct CoreEvent {
-  std::string_view pmu;   // "cpu_atom", "armv8_pmuv3_1"
-  std::string_view rest;  // what follows "cpu_atom/"
-  bool arm = false;       // an Arm core PMU's
+  std::string_view pmu;  // "cpu_atom", "armv8_pmuv3_1"
+  bool arm = false;      // an Arm core PMU's
 };
 
-std::optional<CoreEvent> split_core_event(std::string_view name) {
+std::optional<CoreEvent> split_core_event(std::string_view name, const std::vector<std::string>& arm_core_pmus) {
   const size_t slash = name.find('/');
   if (slash == std::string_view::npos) return std::nullopt;
   const std::string_view pmu = name.substr(0, slash);
   const bool word = std::all_of(pmu.begin(), pmu.end(),
                                 [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
-  const bool arm = perf::is_arm_core_pmu(pmu, false);
+  const bool arm = is_arm_core_pmu(pmu, arm_core_pmus);
   if (!word || !(pmu.starts_with("cpu_") || arm)) return std::nullopt;
-  return CoreEvent{pmu, name.substr(slash + 1), arm};
+  return CoreEvent{pmu, arm};
 }
 
 std::vector<std::string> names_for(const std::vector<std::string>& names, std::string_view pmu,
@@ -45,30 +44,40 @@ counts::Sample sample_for(const counts::Sample& sample, std::string_view pmu,
   return kept;
 }
 
+// A name pmu/.../ of `pmu`.
+bool of_pmu(std::string_view name, std::string_view pmu) {
+  return name.size() > pmu.size() && name.starts_with(pmu) && name[pmu.size()] == '/';
+}
+
 bool has_row_of(const counts::Sample& sample, std::string_view pmu) {
-  return std::any_of(sample.events.begin(), sample.events.end(), [&](const auto& entry) {
-    const auto core = split_core_event(entry.first.event);
-    return core && core->pmu == pmu;
-  });
+  return std::any_of(sample.events.begin(), sample.events.end(),
+                     [&](const auto& entry) { return of_pmu(entry.first.event, pmu); });
 }
 
 }  // namespace
 
-std::optional<std::string> core_type_name(std::string_view name, std::string_view pmu,
-                                          const std::vector<std::string>& core_pmus) {
-  const auto core = split_core_event(name);
-  if (!core || std::find(core_pmus.begin(), core_pmus.end(), core->pmu) == core_pmus.end()) return std::string(name);
-  if (core->pmu != pmu) return std::nullopt;
-  const bool one_name =
-      core->rest.size() > 1 && core->rest.ends_with('/') && core->rest.find_first_of("=,/") == core->rest.size() - 1;
-  return one_name ? std::string(core->rest.substr(0, core->rest.size() - 1)) : std::string(name);
+bool is_arm_core_pmu(std::string_view pmu, const std::vector<std::string>& arm_core_pmus) {
+  if (arm_core_pmus.empty()) return perf::is_arm_core_pmu(pmu, false);
+  return std::find(arm_core_pmus.begin(), arm_core_pmus.end(), pmu) != arm_core_pmus.end();
 }
 
-std::vector<std::string> core_pmus_of(const std::vector<std::string>& events) {
+std::optional<std::string> core_type_name(std::string_view name, std::string_view pmu,
+                                          const std::vector<std::string>& core_pmus) {
+  const auto core = std::find_if(core_pmus.begin(), core_pmus.end(),
+                                 [&](const std::string& candidate) { return of_pmu(name, candidate); });
+  if (core == core_pmus.end()) return std::string(name);
+  if (*core != pmu) return std::nullopt;
+  const std::string_view rest = name.substr(core->size() + 1);
+  const bool one_name = rest.size() > 1 && rest.ends_with('/') && rest.find_first_of("=,/") == rest.size() - 1;
+  return one_name ? std::string(rest.substr(0, rest.size() - 1)) : std::string(name);
+}
+
+std::vector<std::string> core_pmus_of(const std::vector<std::string>& events,
+                                      const std::vector<std::string>& arm_core_pmus) {
   std::vector<std::string> pmus;
   std::vector<std::string> arm_pmus;
   for (const std::string& event : events) {
-    const auto core = split_core_event(event);
+    const auto core = split_core_event(event, arm_core_pmus);
     if (!core) continue;
     std::vector<std::string>& found = core->arm ? arm_pmus : pmus;
     if (std::find(found.begin(), found.end(), core->pmu) == found.end()) found.emplace_back(core->pmu);
@@ -101,8 +110,7 @@ Interval core_type_interval(const Interval& interval, std::string_view pmu, cons
 
 bool ran_on(const Interval& interval, std::string_view pmu) {
   return std::any_of(interval.sample.events.begin(), interval.sample.events.end(), [&](const auto& entry) {
-    const auto core = split_core_event(entry.first.event);
-    return core && core->pmu == pmu && entry.second.time_running > 0 && entry.second.value > 0;
+    return of_pmu(entry.first.event, pmu) && entry.second.time_running > 0 && entry.second.value > 0;
   });
 }
 

@@ -13,10 +13,18 @@
 
 namespace topdown::import {
 
+// Whether `pmu` is an Arm core PMU: one of `arm_core_pmus`, the probe's of
+// the machine that counted the file (cpu::CpuInfo::arm_core_pmus: a
+// device-tree core PMU may have any name); for a file from another machine,
+// `arm_core_pmus` empty, one named as such (perf::is_arm_core_pmu).
+bool is_arm_core_pmu(std::string_view pmu, const std::vector<std::string>& arm_core_pmus);
+
 // The core PMUs the file's event names are counted on ("cpu_atom",
 // "cpu_core": a name "cpu_X/.../"; two or more Arm core PMUs, "armv8_pmuv3_0/.../"),
-// sorted; empty for a CPU with one kind of core.
-std::vector<std::string> core_pmus_of(const std::vector<std::string>& events);
+// sorted; empty for a CPU with one kind of core. The Arm core PMUs are
+// `arm_core_pmus`' (is_arm_core_pmu).
+std::vector<std::string> core_pmus_of(const std::vector<std::string>& events,
+                                      const std::vector<std::string>& arm_core_pmus = {});
 
 // The name a file's event `name` has in the tree of `pmu`'s core type:
 // cpu_atom/X/ is X; a spelling with terms (cpu_atom/config=0xc4/) stays

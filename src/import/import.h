@@ -103,7 +103,11 @@ std::set<std::string> model_events(const model::Model& model);
 // model event it matches.
 class EventMatcher {
  public:
-  EventMatcher(const model::Model& model, const events::Resolver& resolver);
+  // `arm_core_pmus`: the Arm core PMUs of the machine that counted the file
+  // (core_pmus_of), whose names qualify its events; empty for another
+  // machine's file.
+  EventMatcher(const model::Model& model, const events::Resolver& resolver,
+               std::vector<std::string> arm_core_pmus = {});
 
   struct Translation {
     counts::Sample sample;               // by the model's event names, plus the unmatched events
@@ -140,6 +144,7 @@ class EventMatcher {
   void translate_anew(const std::vector<std::string>& file_events, Translation& result);
 
   const events::Resolver& resolver_;
+  std::vector<std::string> arm_core_pmus_;
   std::vector<ModelEvent> model_events_;
   std::map<std::string, std::vector<std::string>, std::less<>> targets_;
   std::vector<std::string> routed_names_;  // the file events routes_ was built for

@@ -6,8 +6,8 @@
 #include "common/strings.h"
 #include "events/model_resolver.h"
 #include "events/raw_syntax.h"
+#include "import/hybrid.h"
 #include "import/import.h"
-#include "perf/open_failure.h"
 
 namespace topdown::import {
 namespace {
@@ -36,15 +36,18 @@ bool fits_the_runs_mode(const events::Encoding& model_event, const events::Encod
 // big.LITTLE systems (armv8_pmuv3_0/stall_slot_frontend/,
 // armv8_pmuv3_0/r0008/, armv8_pmuv3_0/event=0x8/): the event alone, which the
 // model's CPU resolves on a machine without that PMU too. Arm's core PMUs
-// have one event field, config:0-15, so event=N is the raw event rN.
-std::string without_arm_core_pmu(const std::string& name) {
+// have one event field, config:0-15, so event=N is the raw event rN. The
+// Arm core PMUs are `arm_core_pmus` (the counting machine's), or without
+// them those named as such (is_arm_core_pmu).
+std::string without_arm_core_pmu(const std::string& name, const std::vector<std::string>& arm_core_pmus) {
   std::optional<events::PmuSpelling> spelling;
   try {
     spelling = events::split_pmu_spelling(name);
   } catch (const Error&) {
     return name;  // not a PMU spelling the resolver takes either
   }
-  if (!spelling || spelling->terms.size() != 1 || !perf::is_arm_core_pmu(spelling->pmu, false)) return name;
+  if (!spelling || spelling->terms.size() != 1) return name;
+  if (!is_arm_core_pmu(spelling->pmu, arm_core_pmus)) return name;
   const events::PmuTerm& term = spelling->terms.front();
   std::string event;
   if (!term.value) {
@@ -85,7 +88,9 @@ std::set<std::string> model_events(const model::Model& model) {
   return events;
 }
 
-EventMatcher::EventMatcher(const model::Model& model, const events::Resolver& resolver) : resolver_(resolver) {
+EventMatcher::EventMatcher(const model::Model& model, const events::Resolver& resolver,
+                           std::vector<std::string> arm_core_pmus)
+    : resolver_(resolver), arm_core_pmus_(std::move(arm_core_pmus)) {
   for (const auto& name : model_events(model)) {
     model_events_.push_back(ModelEvent{name, lowercase(name), try_resolve(resolver, name)});
   }
@@ -106,14 +111,14 @@ void EventMatcher::learn(const std::vector<std::string>& file_events) {
   // The model's own names first, so that an alias with the same encoding
   // (cycles for ls_not_halted_cyc) does not take a count the file names.
   for (const std::string* name : fresh) {
-    const std::string lower = lowercase(without_arm_core_pmu(*name));
+    const std::string lower = lowercase(without_arm_core_pmu(*name, arm_core_pmus_));
     for (auto& event : model_events_) {
       if (!event.claimed && event.lower_name == lower) claim(event, *name);
     }
   }
   std::vector<std::pair<const std::string*, events::Encoding>> resolved;
   for (const std::string* name : fresh) {
-    if (auto encoding = try_resolve(resolver_, without_arm_core_pmu(*name))) {
+    if (auto encoding = try_resolve(resolver_, without_arm_core_pmu(*name, arm_core_pmus_))) {
       resolved.emplace_back(name, std::move(*encoding));
     }
   }

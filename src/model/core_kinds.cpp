@@ -40,11 +40,31 @@ std::vector<Model> with_core_kinds(Model model, const cpu::CpuInfo& cpu, const s
     bound->core_type = bound->title;
     models.push_back(std::move(*bound));
   }
-  if (models.size() < 2) {
-    models.clear();
-    models.push_back(std::move(model));
-  }
+  // One kind alone still counts on its own PMU and CPUs only.
+  if (models.empty()) models.push_back(std::move(model));
   return models;
+}
+
+std::vector<UncountedKind> uncounted_core_kinds(const cpu::CpuInfo& cpu, const std::vector<Model>& models) {
+  std::vector<UncountedKind> uncounted;
+  const bool bound = !models.empty() && std::all_of(models.begin(), models.end(), [&](const Model& model) {
+    return !model.pmu.empty() && model.runs_on(cpu);
+  });
+  if (cpu.core_kinds.size() < 2 || !bound) return uncounted;
+  for (const cpu::CoreKind& kind : cpu.core_kinds) {
+    const cpu::PmuInfo* pmu = cpu.arm_core_pmu_of(kind);
+    const auto counting =
+        std::find_if(models.begin(), models.end(), [&](const Model& model) { return pmu && model.pmu == pmu->name; });
+    if (counting != models.end() && counting->matches(kind.id)) continue;
+    if (!pmu) {
+      uncounted.push_back({kind, UncountedKind::Why::NoPmu, "", ""});
+    } else if (counting != models.end()) {
+      uncounted.push_back({kind, UncountedKind::Why::SharedPmu, pmu->name, counting->name});
+    } else {
+      uncounted.push_back({kind, UncountedKind::Why::NoModel, pmu->name, ""});
+    }
+  }
+  return uncounted;
 }
 
 }  // namespace topdown::model

@@ -177,9 +177,27 @@ std::vector<Model> with_companion(Model model, const std::filesystem::path& dir)
 // `model` is one of theirs: each bound to the core PMU that counts on its
 // kind (`pmu`) and named in reports by its title (`core_type`): `model`'s
 // kind first, then the kinds Linux numbers last (the big cores) first. A
-// kind without a model in `dir`
-// or without a core PMU is left out. Just `model` on other CPUs, or when
-// fewer than two kinds are left.
+// kind without a model in `dir` or without a core PMU of its own is left
+// out (uncounted_core_kinds says which). Just `model` on other CPUs, or
+// when no kind is left.
 std::vector<Model> with_core_kinds(Model model, const cpu::CpuInfo& cpu, const std::filesystem::path& dir);
+
+// A core kind that with_core_kinds left out, and why.
+struct UncountedKind {
+  enum class Why {
+    NoModel,    // no model in the directory fits its MIDR
+    NoPmu,      // no core PMU counts on all its CPUs
+    SharedPmu,  // its core PMU is another kind's, whose model counts on it
+  };
+  cpu::CoreKind kind;
+  Why why = Why::NoModel;
+  std::string pmu;            // its PMU (NoModel, SharedPmu)
+  std::string counted_model;  // SharedPmu: the model counting on that PMU
+};
+
+// The core kinds of `cpu` that none of `models` (with_core_kinds') counts;
+// none when the models are not bound to this CPU's kinds (a CPU of one
+// kind, another CPU's model, a metrics file).
+std::vector<UncountedKind> uncounted_core_kinds(const cpu::CpuInfo& cpu, const std::vector<Model>& models);
 
 }  // namespace topdown::model

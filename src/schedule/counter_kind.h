@@ -1,5 +1,6 @@
 #pragma once
 // Which counter an event takes; private to the scheduler.
+#include <algorithm>
 #include <string>
 
 #include "events/event.h"
@@ -10,8 +11,13 @@ namespace topdown::schedule {
 
 // Core PMUs ("cpu", "cpu_core", "cpu_atom", an Arm core's armv8_pmuv3_0 and
 // the like) are the ones with a counter limit and whose groups rotate when
-// there are too many.
-inline bool is_core_pmu(const std::string& pmu) {
+// there are too many. On the machine that counts, the probe's list says
+// which they are (a device-tree Arm core PMU may have any name); a plan for
+// another machine's CPU knows its PMUs by their names alone.
+inline bool is_core_pmu(const std::string& pmu, const CounterBudget& budget) {
+  if (!budget.core_pmus.empty()) {
+    return std::find(budget.core_pmus.begin(), budget.core_pmus.end(), pmu) != budget.core_pmus.end();
+  }
   return pmu.rfind("cpu", 0) == 0 || perf::is_arm_core_pmu(pmu, false);
 }
 

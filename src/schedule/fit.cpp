@@ -22,7 +22,7 @@ bool assign(const std::vector<const events::Encoding*>& events, size_t index, in
 }  // namespace
 
 int Group::general_counters_used(const CounterBudget& budget) const {
-  if (!is_core_pmu(pmu)) return 0;
+  if (!is_core_pmu(pmu, budget)) return 0;
   int used = 0;
   for (const auto& event : events) used += takes_no_counter(event, budget) ? 0 : 1;
   return used;
@@ -30,7 +30,7 @@ int Group::general_counters_used(const CounterBudget& budget) const {
 
 bool fits(const std::vector<events::Encoding>& group, const CounterBudget& budget) {
   if (group.empty()) return true;
-  if (!is_core_pmu(group.front().pmu)) {
+  if (!is_core_pmu(group.front().pmu, budget)) {
     // Uncore, msr and software PMUs: no shared limit, but the counters an
     // event names (Haswell's arbiter occupancy only on counter 0) still bind.
     std::vector<const events::Encoding*> all;

@@ -58,7 +58,7 @@ void place(std::vector<Group>& groups, const std::vector<events::Encoding>& memb
       if (try_add(group, members, budget)) return;
     }
     Group fresh{members.front().pmu, {}, {}};
-    if (is_core_pmu(fresh.pmu) && try_add(fresh, members, budget)) {
+    if (is_core_pmu(fresh.pmu, budget) && try_add(fresh, members, budget)) {
       groups.push_back(std::move(fresh));
       return;
     }

@@ -20,8 +20,9 @@ struct Packing {
   // Other PMUs' groups do not rotate but still cost something: uncore and
   // msr events count system-wide only, so an Info metric must not bring them
   // in unasked.
-  std::pair<long, long> cost() const {
-    const long core = std::count_if(groups.begin(), groups.end(), [](const Group& g) { return is_core_pmu(g.pmu); });
+  std::pair<long, long> cost(const CounterBudget& budget) const {
+    const long core =
+        std::count_if(groups.begin(), groups.end(), [&](const Group& g) { return is_core_pmu(g.pmu, budget); });
     return {core, static_cast<long>(groups.size()) - core};
   }
 };
@@ -84,7 +85,7 @@ std::map<std::string, int, std::less<>> node_groups(const Plan& plan, const mode
   std::vector<std::set<std::string, std::less<>>> counted(plan.groups.size());
   std::set<std::string, std::less<>> core_events;
   for (size_t index = 0; index < plan.groups.size(); ++index) {
-    if (!is_core_pmu(plan.groups[index].pmu)) continue;
+    if (!is_core_pmu(plan.groups[index].pmu, plan.budget)) continue;
     for (const auto& event : plan.groups[index].events) {
       counted[index].insert(event.name);
       core_events.insert(event.name);
@@ -112,7 +113,7 @@ bool Plan::multiplexed() const { return core_groups() > 1; }
 
 int Plan::core_groups() const {
   return static_cast<int>(
-      std::count_if(groups.begin(), groups.end(), [](const Group& g) { return is_core_pmu(g.pmu); }));
+      std::count_if(groups.begin(), groups.end(), [this](const Group& g) { return is_core_pmu(g.pmu, budget); }));
 }
 
 std::vector<std::string> select_nodes(const model::Model& model, const Selection& selection) {
@@ -153,7 +154,7 @@ Plan make_plan(const model::Model& model, const model::RunVariables& vars, const
       trial.insert(name);
       auto packing = packer.pack_with(plan.nodes, trial);
       const Packing& incumbent = choice ? choice->second : best;
-      if (packing && packing->cost() < incumbent.cost()) choice.emplace(name, std::move(*packing));
+      if (packing && packing->cost(budget) < incumbent.cost(budget)) choice.emplace(name, std::move(*packing));
     }
     if (choice) {
       plan.identities.insert(choice->first);
@@ -175,7 +176,7 @@ Plan make_plan(const model::Model& model, const model::RunVariables& vars, const
       std::vector<std::string> trial = plan.nodes;
       trial.push_back(node.name);
       auto packing = packer.pack_with(trial, plan.identities);
-      if (packing && packing->cost() <= best.cost()) {
+      if (packing && packing->cost(budget) <= best.cost(budget)) {
         plan.nodes = std::move(trial);
         best = std::move(*packing);
       } else {

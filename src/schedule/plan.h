@@ -17,6 +17,10 @@ namespace topdown::schedule {
 struct CounterBudget {
   int general = 4;  // general counters that really count (after the health check)
   int fixed = 0;    // fixed counters (0..3 by index on Intel; Arm's cycle counter is 0)
+  // The core PMUs the probe found on the machine that counts
+  // (cpu::CpuInfo::core_pmu_names), whose groups the limit binds; empty when
+  // planning for another machine's CPU, whose PMUs are known by name only.
+  std::vector<std::string> core_pmus = {};
 };
 
 // Arm reports no counter count to user space: without the health check (no
@@ -27,7 +31,8 @@ inline constexpr int kArmEventCountersWithoutCheck = 6;
 // The counters a plan may use on this machine: the general counters the
 // health check found counting (else what the CPU reports; on Arm, which
 // reports none, kArmEventCountersWithoutCheck), and the model's fixed
-// counters (Intel's three when it does not say; Arm's cycle counter).
+// counters (Intel's three when it does not say; Arm's cycle counter); with
+// this machine's core PMUs when `model` is this CPU's.
 CounterBudget host_budget(const cpu::CpuInfo& cpu, const model::Model& model);
 
 struct Selection {

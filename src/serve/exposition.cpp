@@ -88,7 +88,7 @@ class LabelTexts {
     for (const ScopeResult& scope : snapshot.scopes) {
       std::string text;
       for (const auto& [name, value] : scope.labels) append_label(text, name, value);
-      append_label(text, "model", snapshot.model);
+      append_label(text, "model", scope.model);
       scopes_.push_back(std::move(text));
     }
   }

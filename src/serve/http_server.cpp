@@ -110,7 +110,9 @@ std::optional<std::string> report_json(const Snapshot& snapshot) {
   std::vector<report::Report> reports;
   reports.reserve(snapshot.scopes.size());
   for (const ScopeResult& scope : snapshot.scopes) reports.push_back(scope.report);
-  report::ReportWriter writer(report::Layout{report::Format::Json, {}, /*timed=*/true, /*scoped=*/true});
+  report::Layout layout{report::Format::Json, {}, /*timed=*/true, /*scoped=*/true};
+  layout.core_typed = !reports.front().core_type.empty();
+  report::ReportWriter writer(layout);
   return writer.write(snapshot.time_s, reports);
 }
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <exception>
+#include <stdexcept>
 
 namespace topdown::serve {
 namespace {
@@ -55,23 +56,32 @@ Labels unit_labels(aggregate::View view, std::string_view unit, const aggregate:
   return labels;
 }
 
+SnapshotBuilder::SnapshotBuilder(std::vector<CoreTypePart> parts, ScopePlan plan, std::chrono::milliseconds period)
+    : parts_(std::move(parts)), plan_(std::move(plan)), period_(period) {}
+
 SnapshotBuilder::SnapshotBuilder(const eval::Evaluator& evaluator, ScopePlan plan, std::string model,
                                  report::RunInfo run, std::chrono::milliseconds period)
-    : evaluator_(evaluator), plan_(std::move(plan)), model_(std::move(model)), run_(std::move(run)), period_(period) {}
+    : SnapshotBuilder({CoreTypePart{&evaluator, std::move(model), std::move(run), {}, {}}}, std::move(plan), period) {}
 
 std::shared_ptr<const Snapshot> SnapshotBuilder::add(double time_s, const counts::Sample& sample,
                                                      const std::vector<counts::Place>& places) {
+  return add(time_s, {CoreTypeCounts{&sample, &places}});
+}
+
+std::shared_ptr<const Snapshot> SnapshotBuilder::add(double time_s, const std::vector<CoreTypeCounts>& counts) {
   auto snapshot = std::make_shared<Snapshot>();
-  snapshot->model = model_;
+  const double interval_s = counts.empty() ? 0 : counts.front().sample->duration_s;
   ++health_.intervals;
-  health_.lost_intervals += periods_lost(sample.duration_s, period_);
+  health_.lost_intervals += periods_lost(interval_s, period_);
   try {
-    snapshot->scopes = evaluate_scopes(sample, places);
+    if (counts.size() != parts_.size()) throw std::logic_error("one interval's counts per core type");
+    for (size_t i = 0; i < parts_.size(); ++i) evaluate_scopes(parts_[i], counts[i], snapshot->scopes);
     snapshot->time_s = time_s;
-    snapshot->interval_s = sample.duration_s;
+    snapshot->interval_s = interval_s;
   } catch (const std::exception& error) {
     ++health_.errors;
     health_.last_error = error.what();
+    snapshot->scopes.clear();
     if (last_) {
       snapshot->scopes = last_->scopes;
       snapshot->time_s = last_->time_s;
@@ -83,47 +93,50 @@ std::shared_ptr<const Snapshot> SnapshotBuilder::add(double time_s, const counts
   return snapshot;
 }
 
-std::vector<ScopeResult> SnapshotBuilder::evaluate_scopes(const counts::Sample& sample,
-                                                          const std::vector<counts::Place>& places) {
-  if (plan_.per_cgroup) return evaluate_cgroups(places);
-  std::vector<ScopeResult> scopes;
-  scopes.push_back(scope_result({{"scope", plan_.whole_scope}}, plan_.whole_scope, sample));
-  add_units(places, {}, "", scopes);
-  return scopes;
+void SnapshotBuilder::evaluate_scopes(const CoreTypePart& part, const CoreTypeCounts& counts,
+                                      std::vector<ScopeResult>& scopes) {
+  if (plan_.per_cgroup) {
+    evaluate_cgroups(part, *counts.places, scopes);
+    return;
+  }
+  scopes.push_back(scope_result(part, {{"scope", plan_.whole_scope}}, plan_.whole_scope, *counts.sample));
+  add_units(part, *counts.places, {}, "", scopes);
 }
 
-void SnapshotBuilder::add_units(const std::vector<counts::Place>& places, const Labels& labels,
-                                const std::string& report_prefix, std::vector<ScopeResult>& scopes) {
+void SnapshotBuilder::add_units(const CoreTypePart& part, const std::vector<counts::Place>& places,
+                                const Labels& labels, const std::string& report_prefix,
+                                std::vector<ScopeResult>& scopes) {
   if (plan_.view == aggregate::View::Global) return;
   aggregate::Request request;
   request.view = plan_.view;
   request.topology = plan_.topology;
-  request.core_wide_events = plan_.core_wide_events;
+  request.core_wide_events = part.core_wide_events;
   for (const aggregate::Unit& unit : aggregate::aggregate(places, request).units) {
     Labels unit_series = unit_labels(plan_.view, unit.label, plan_.topology);
     unit_series.insert(unit_series.end(), labels.begin(), labels.end());
-    scopes.push_back(scope_result(std::move(unit_series), report_prefix + unit.label, unit.sample));
+    scopes.push_back(scope_result(part, std::move(unit_series), report_prefix + unit.label, unit.sample));
   }
 }
 
 // Each cgroup's CPUs added up, then split into the view's units.
-std::vector<ScopeResult> SnapshotBuilder::evaluate_cgroups(const std::vector<counts::Place>& places) {
-  std::vector<ScopeResult> scopes;
+void SnapshotBuilder::evaluate_cgroups(const CoreTypePart& part, const std::vector<counts::Place>& places,
+                                       std::vector<ScopeResult>& scopes) {
   for (const aggregate::CgroupPlaces& cgroup : aggregate::split_by_cgroup(places)) {
     const Labels labels{{"cgroup", cgroup.cgroup}};
-    scopes.push_back(scope_result({{"scope", "cgroup"}, {"cgroup", cgroup.cgroup}}, cgroup.cgroup, cgroup.whole));
-    add_units(cgroup.places, labels, cgroup.cgroup + " ", scopes);
+    scopes.push_back(scope_result(part, {{"scope", "cgroup"}, {"cgroup", cgroup.cgroup}}, cgroup.cgroup, cgroup.whole));
+    add_units(part, cgroup.places, labels, cgroup.cgroup + " ", scopes);
   }
-  return scopes;
 }
 
-ScopeResult SnapshotBuilder::scope_result(Labels labels, std::string report_scope, const counts::Sample& sample) {
+ScopeResult SnapshotBuilder::scope_result(const CoreTypePart& part, Labels labels, std::string report_scope,
+                                          const counts::Sample& sample) {
+  if (!part.core_type.empty()) labels.emplace_back("core_type", part.core_type);
   std::map<std::string, double, std::less<>>& totals = totals_[labels];
   for (const auto& [key, count] : sample.events) {
     if (key.group != 0) continue;  // a copy counted again in a rotating group: its own count is there too
     if (const auto scaled = count.scaled()) totals[key.event] += *scaled;
   }
-  report::RunInfo run = run_;
+  report::RunInfo run = part.run;
   run.elapsed_s = sample.duration_s;
   const bool idle = !sample.any_enabled();
   std::vector<ScopeResult::Event> events;
@@ -135,10 +148,9 @@ ScopeResult SnapshotBuilder::scope_result(Labels labels, std::string report_scop
     events.push_back(
         {name, total == totals.end() ? std::nullopt : std::optional(total->second), count.running_share()});
   }
-  ScopeResult result{std::move(labels),
-                     {std::move(report_scope), evaluator_.evaluate(sample), sample, std::move(run)},
-                     std::move(events),
-                     idle};
+  report::Report report{std::move(report_scope), part.evaluator->evaluate(sample), sample, std::move(run)};
+  report.core_type = part.core_type;
+  ScopeResult result{part.model, std::move(labels), std::move(report), std::move(events), idle};
   return result;
 }
 

@@ -28,10 +28,15 @@ using Labels = std::vector<Label>;
 
 // One scope's results in an interval.
 struct ScopeResult {
+  // The model that evaluated it (its core type's on a CPU of several), a
+  // label of every result series.
+  std::string model;
   // scope="machine"; scope="socket",socket="0"; scope="core",core="1",socket="0";
   // scope="cpu",cpu="3",core="3",socket="0"; scope="thread",thread="app-4242";
   // scope="processes" for the whole of -p; scope="cgroup",cgroup="/a/b" for
-  // a cgroup (--cgroup), whose units also carry its cgroup label.
+  // a cgroup (--cgroup), whose units also carry its cgroup label. On a CPU
+  // with cores of several types each scope is one type's, its last label
+  // core_type="P-core" (CoreTypePart).
   Labels labels;
   // The interval's evaluation and counts, with the run described (and the
   // report's scope named) for /report.
@@ -62,7 +67,6 @@ struct Health {
 };
 
 struct Snapshot {
-  std::string model;      // the model's name, a label of every result series
   double time_s = 0;      // end of the interval, seconds since counting started
   double interval_s = 0;  // its length
   std::vector<ScopeResult> scopes;
@@ -78,8 +82,27 @@ struct ScopePlan {
   // This machine's topology when CPUs are counted (cpu labels get their core
   // and socket); null otherwise.
   const aggregate::Topology* topology = nullptr;
+  bool per_cgroup = false;  // places carry their cgroup (counts::Place::cgroup)
+};
+
+// One core type's part of every interval, evaluated with its own model: on
+// a CPU with cores of one type the only part, without a core type.
+struct CoreTypePart {
+  const eval::Evaluator* evaluator = nullptr;
+  std::string model;  // its model's name
+  report::RunInfo run;
+  // The core_type label of its series and the core type of its reports
+  // ("P-core", an Arm kind's model title); empty on a CPU of one type,
+  // whose series have no core_type label.
+  std::string core_type;
   std::set<std::string, std::less<>> core_wide_events;  // :percore events (aggregate::Request)
-  bool per_cgroup = false;                              // places carry their cgroup (counts::Place::cgroup)
+};
+
+// A part's counts in an interval: its events under their own names, and
+// of the places those that counted any of them.
+struct CoreTypeCounts {
+  const counts::Sample* sample = nullptr;
+  const std::vector<counts::Place>* places = nullptr;
 };
 
 // Builds each interval's snapshot on the counting thread: evaluates every
@@ -87,6 +110,9 @@ struct ScopePlan {
 // health counters. Not thread-safe: one counting thread calls it.
 class SnapshotBuilder {
  public:
+  // Each interval's scopes are those of every part, in the order given.
+  SnapshotBuilder(std::vector<CoreTypePart> parts, ScopePlan plan, std::chrono::milliseconds period);
+  // A CPU of one core type: one part, `model` evaluated by `evaluator`.
   SnapshotBuilder(const eval::Evaluator& evaluator, ScopePlan plan, std::string model, report::RunInfo run,
                   std::chrono::milliseconds period);
 
@@ -97,19 +123,21 @@ class SnapshotBuilder {
   // updated.
   std::shared_ptr<const Snapshot> add(double time_s, const counts::Sample& sample,
                                       const std::vector<counts::Place>& places);
+  // As above, with each part's counts (one per part, in the parts' order).
+  std::shared_ptr<const Snapshot> add(double time_s, const std::vector<CoreTypeCounts>& counts);
 
  private:
-  std::vector<ScopeResult> evaluate_scopes(const counts::Sample& sample, const std::vector<counts::Place>& places);
+  void evaluate_scopes(const CoreTypePart& part, const CoreTypeCounts& counts, std::vector<ScopeResult>& scopes);
   // The units of plan_.view among `places`, each labelled after `labels`.
-  void add_units(const std::vector<counts::Place>& places, const Labels& labels, const std::string& report_prefix,
-                 std::vector<ScopeResult>& scopes);
-  std::vector<ScopeResult> evaluate_cgroups(const std::vector<counts::Place>& places);
-  ScopeResult scope_result(Labels labels, std::string report_scope, const counts::Sample& sample);
+  void add_units(const CoreTypePart& part, const std::vector<counts::Place>& places, const Labels& labels,
+                 const std::string& report_prefix, std::vector<ScopeResult>& scopes);
+  void evaluate_cgroups(const CoreTypePart& part, const std::vector<counts::Place>& places,
+                        std::vector<ScopeResult>& scopes);
+  ScopeResult scope_result(const CoreTypePart& part, Labels labels, std::string report_scope,
+                           const counts::Sample& sample);
 
-  const eval::Evaluator& evaluator_;
+  std::vector<CoreTypePart> parts_;
   ScopePlan plan_;
-  std::string model_;
-  report::RunInfo run_;
   std::chrono::milliseconds period_;
   std::map<Labels, std::map<std::string, double, std::less<>>> totals_;  // per scope's labels
   std::map<std::string, std::shared_ptr<const std::string>, std::less<>> event_names_;

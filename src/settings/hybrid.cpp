@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "common/strings.h"
+#include "settings/stat.h"
 
 namespace topdown::settings {
 namespace {
@@ -60,6 +61,24 @@ bool plans_by_core_type(const cpu::CpuInfo& cpu, const model::Model& model) {
   return core_type_pmus(cpu).size() > 1;
 }
 
+bool counts_core_types(const cpu::CpuInfo& cpu, const std::vector<CoreTypePlan>& types) {
+  return plans_by_core_type(cpu, types.front().model) && (types.size() > 1 || cpu.core_kinds.size() > 1);
+}
+
+PlacedCoreTypes place_core_types(const cpu::CpuInfo& cpu, const std::vector<CoreTypePlan>& types, aggregate::View per,
+                                 const collect::Target& target) {
+  PlacedCoreTypes placed;
+  for (const CoreTypePlan& type : types) {
+    CoreTypePlacement placement = core_type_placement(cpu, type.model, target);
+    if (!target.cpus.empty() && placement.cpus.empty()) continue;  // -C named no CPU of this type
+    CountedGroups counted = counted_groups(type.plan, per, target);
+    std::vector<collect::CounterGroup> groups = core_type_groups(std::move(counted.groups), placement);
+    placed.groups.insert(placed.groups.end(), groups.begin(), groups.end());
+    placed.types.push_back({&type, std::move(placement), std::move(counted.core_wide_events), std::move(groups)});
+  }
+  return placed;
+}
+
 std::vector<collect::CounterGroup> core_type_groups(std::vector<collect::CounterGroup> groups,
                                                     const CoreTypePlacement& placement) {
   for (collect::CounterGroup& group : groups) {
@@ -105,6 +124,13 @@ std::vector<std::vector<collect::CounterGroup>> side_by_side_runs(
     for (size_t g = 0; g < groups.size(); ++g) runs[g].push_back(groups[g]);
   }
   return runs;
+}
+
+void check_serve_core_types(const StatOptions& options) {
+  if (options.cgroups.empty()) return;
+  throw Error(
+      "serve counts each core type of this CPU (P-cores and E-cores, or big and little cores) as a tree of its own, "
+      "which -G does not do yet in serve (stat -G does); leave out -G");
 }
 
 }  // namespace topdown::settings

@@ -3,13 +3,17 @@
 // and Arm big.LITTLE systems, whose core kinds are its types): every core
 // type has its own PMU, with its own perf type and CPUs, and its own tree
 // (model). Pure functions of the CPU, the model and the target.
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "aggregate/aggregate.h"
 #include "collect/collect.h"
 #include "cpu/cpu_info.h"
 #include "model/model.h"
+#include "schedule/plan.h"
+#include "settings/options.h"
 
 namespace topdown::settings {
 
@@ -27,6 +31,40 @@ struct CoreTypePlacement {
 // not, or the reverse), naming the PMUs it has.
 CoreTypePlacement core_type_placement(const cpu::CpuInfo& cpu, const model::Model& model,
                                       const collect::Target& target);
+
+// The plan of one core type's tree.
+struct CoreTypePlan {
+  model::Model model;
+  model::RunVariables vars;
+  schedule::Plan plan;
+};
+
+// Whether `types` (a model's and its companion's or other core kinds')
+// are counted each on its own PMU and CPUs: `cpu` has cores of several
+// types and the models are theirs (on an Arm CPU also a single kind's, the
+// others without a model).
+bool counts_core_types(const cpu::CpuInfo& cpu, const std::vector<CoreTypePlan>& types);
+
+// One core type as stat and serve count it beside the others.
+struct PlacedCoreType {
+  const CoreTypePlan* type = nullptr;
+  CoreTypePlacement placement;
+  std::set<std::string, std::less<>> core_wide_events;  // its :percore events (CountedGroups)
+  std::vector<collect::CounterGroup> groups;            // its groups, as in PlacedCoreTypes::groups
+};
+
+struct PlacedCoreTypes {
+  // Those the target has CPUs of (with -C maybe not every type; all when it
+  // counts tasks), in the order of the plans.
+  std::vector<PlacedCoreType> types;
+  // Their groups (core_type_groups), each type's on its PMU and CPUs.
+  std::vector<collect::CounterGroup> groups;
+};
+
+// Where each of `types` counts `target`, and all their groups. Throws
+// Error as core_type_placement does.
+PlacedCoreTypes place_core_types(const cpu::CpuInfo& cpu, const std::vector<CoreTypePlan>& types, aggregate::View per,
+                                 const collect::Target& target);
 
 // One core type's groups as stat opens them beside the other type's: each
 // event named pmu/EVENT/ as perf names a hybrid CPU's events (so that the
@@ -55,6 +93,10 @@ std::vector<counts::Place> core_type_places(const std::vector<counts::Place>& pl
 // the type with the most groups has groups, not as both have together.
 std::vector<std::vector<collect::CounterGroup>> side_by_side_runs(
     const std::vector<std::vector<collect::CounterGroup>>& by_type);
+
+// Throws Error when serve is asked to count cgroups (-G) on a CPU of several
+// core types, which it cannot do yet (stat can).
+void check_serve_core_types(const StatOptions& options);
 
 // Whether `cpu` is hybrid and `model` the tree of one of its core types:
 // the health check then counted on one core type only, so each type plans

@@ -71,8 +71,8 @@ nlohmann::json import_neoverse_v2(const std::string& perf_file, const std::strin
   return r.exit_code == 0 ? nlohmann::json::parse(slurp(out)) : nlohmann::json();
 }
 
-void expect_neoverse_v2_values(const std::string& perf_file) {
-  const auto report = import_neoverse_v2(perf_file, "--info");
+void expect_neoverse_v2_values(const std::string& perf_file, const std::string& args = "") {
+  const auto report = import_neoverse_v2(perf_file, "--info " + args);
   ASSERT_FALSE(report.is_null());
   EXPECT_EQ(report["model"]["name"], "neoverse-v2");
   // Arm's formulas by hand, cycles C = 1e9, slots 8C:
@@ -94,6 +94,21 @@ void expect_neoverse_v2_values(const std::string& perf_file) {
 TEST(ArmImport, NeoverseV2PerfFileWithLowerCaseNamesAndRawCodes) { expect_neoverse_v2_values(kNeoverseV2Perf); }
 
 TEST(ArmImport, NeoverseV2PerfFileWithPmuQualifiedNames) { expect_neoverse_v2_values(kNeoverseV2PmuQualifiedPerf); }
+
+// A device tree may name the core PMU anything: the probe of the counting
+// machine (--root's copy here) knows it by its cpus list, and import takes
+// the rows it qualifies as the events alone.
+TEST(ArmImport, RowsQualifiedByACorePmuOfAnyNameAreTheEventsAlone) {
+  TempTree machine;
+  std::filesystem::copy(std::string(TOPDOWN_SOURCE_DIR) + "/tests/data/sysfs-neoverse-v2", machine.root(),
+                        std::filesystem::copy_options::recursive);
+  const std::filesystem::path devices = machine.root() / "sys/bus/event_source/devices";
+  std::filesystem::rename(devices / "armv8_pmuv3_0", devices / "v2_core_pmu");
+  const std::string renamed =
+      std::regex_replace(std::string(kNeoverseV2PmuQualifiedPerf), std::regex("armv8_pmuv3_0/"), "v2_core_pmu/");
+  ASSERT_NE(renamed.find("v2_core_pmu/stall_slot/"), std::string::npos);
+  expect_neoverse_v2_values(renamed, "--root " + machine.root().string());
+}
 
 TEST(ArmImport, TextNamesTheGroupsArmReadsNextUnderTheBottleneck) {
   TempTree tree;

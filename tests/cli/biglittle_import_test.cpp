@@ -108,6 +108,33 @@ TEST_F(BigLittleImport, TextHeadsEachTreeWithItsKind) {
   EXPECT_LT(big, little);
 }
 
+// A device tree may name the core PMUs anything: the probe of --root's copy
+// knows them by their cpus lists, and so does import.
+TEST_F(BigLittleImport, CorePmusOfAnyNameAreKnownFromTheProbe) {
+  std::filesystem::copy(kFixture, tree_.root() / "machine", std::filesystem::copy_options::recursive);
+  const std::filesystem::path devices = tree_.root() / "machine/sys/bus/event_source/devices";
+  std::filesystem::rename(devices / "armv8_pmuv3_0", devices / "little_cluster_pmu");
+  std::filesystem::rename(devices / "armv8_pmuv3_1", devices / "big_cluster_pmu");
+  KindCounts little = kLittle;
+  little.pmu = "little_cluster_pmu";
+  KindCounts big = kBig;
+  big.pmu = "big_cluster_pmu";
+  const auto file = tree_.write("odd.csv", "# started on Mon Jan  6 10:00:00 2025\n\n" + rows_of(little) +
+                                               rows_of(big) + "5000000000,ns,duration_time,5000000000,100.00,,\n");
+  const CommandResult r = run_command(kTopdown + " import --smt off --root " + (tree_.root() / "machine").string() +
+                                      " --json " + file.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<nlohmann::json> reports;
+  std::istringstream in(r.err);
+  for (std::string line; std::getline(in, line);) reports.push_back(nlohmann::json::parse(line));
+  ASSERT_EQ(reports.size(), 2u) << r.err;
+  EXPECT_EQ(reports[0]["core_type"], "Arm C1 Ultra");
+  EXPECT_DOUBLE_EQ(reports[0]["core_share"].get<double>(), big.cycles / (big.cycles + little.cycles));
+  expect_level_one(reports[0], big);
+  EXPECT_EQ(reports[1]["core_type"], "Arm C1 Pro");
+  expect_level_one(reports[1], little);
+}
+
 // Which PMU counts which kind is the counting machine's to tell.
 TEST_F(BigLittleImport, WithoutThatMachinesSysfsItSaysWhereToFindIt) {
   const CommandResult r = import("--cpu arm-c1-ultra");

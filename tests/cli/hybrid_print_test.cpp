@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/temp_tree.h"
 #include "run_command.h"
 
 namespace topdown::testing {
@@ -141,6 +142,55 @@ TEST(BigLittleStat, OnePerfCommandPerKindOnItsPmu) {
       << r.err;
   EXPECT_NE(r.err.find("topdown import --cpu arm-c1-pro --smt off -l 1 perf-armv8_pmuv3_0.csv"), std::string::npos)
       << r.err;
+}
+
+// The fixture with little cores of a part no model fits (Cortex-A55's
+// 0xD05, r1p0).
+class UnmodelledLittleCores : public ::testing::Test {
+ protected:
+  UnmodelledLittleCores() {
+    std::filesystem::copy(kBigLittle, tree.root(), std::filesystem::copy_options::recursive);
+    for (int index = 0; index <= 5; ++index) {
+      tree.write("sys/devices/system/cpu/cpu" + std::to_string(index) + "/regs/identification/midr_el1",
+                 "0x00000000411fd050\n");
+    }
+  }
+  static size_t count_of(const std::string& text, const std::string& part) {
+    size_t count = 0;
+    for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
+    return count;
+  }
+  TempTree tree;
+};
+
+const std::string kUncountedLittle =
+    "topdown: warning: CPUs 0-5 are not counted: no model fits their cores (implementer 0x41 part 0xD05 r1p0), and "
+    "--cpu cannot give them one";
+
+TEST_F(UnmodelledLittleCores, StatSaysOnceWhichCpusAreNotCountedAndWhatToDo) {
+  const CommandResult r = run_command(kTopdown + " stat --root " + tree.root().string() + " --smt off --print-groups");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(count_of(r.err, kUncountedLittle), 1u) << r.err;
+  EXPECT_NE(r.err.find("add a model with `cpus = Arm 0x41 0xD05`"), std::string::npos) << r.err;
+  EXPECT_EQ(count_of(r.err, "topdown: warning:"), 1u) << r.err;
+  // The big cores alone, on their own PMU.
+  EXPECT_NE(r.err.find("model arm-c1-ultra (SMT off): "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("[armv8_pmuv3_1, "), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("[armv8_pmuv3_0, "), std::string::npos) << r.err;
+}
+
+TEST_F(UnmodelledLittleCores, InfoSaysItToo) {
+  const CommandResult r = run_command(kTopdown + " info --root " + tree.root().string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(count_of(r.err, kUncountedLittle), 1u) << r.err;
+  EXPECT_NE(r.err.find("core kind:      cpus 0-5: implementer 0x41 part 0xD05 r1p0, no model"), std::string::npos)
+      << r.err;
+}
+
+TEST(BigLittleStat, EveryKindCountedNeedsNoWarning) {
+  const CommandResult r = run_command(kTopdown + " stat --root " + kBigLittle + " --smt off --print-groups");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
 }
 
 TEST(BigLittleStat, AnotherMachinesCopyIsNotCounted) {

@@ -49,7 +49,7 @@ counts::Sample sum_of(const std::vector<counts::Place>& places) {
 struct Fixture {
   model::Model model = testing::tiny_model();
   eval::Evaluator evaluator{model, kNodes, eval::Options{}};
-  SnapshotBuilder builder{evaluator, ScopePlan{"machine", aggregate::View::Socket, &kTopology, {}, false}, "tiny",
+  SnapshotBuilder builder{evaluator, ScopePlan{"machine", aggregate::View::Socket, &kTopology, false}, "tiny",
                           report::RunInfo{}, std::chrono::milliseconds(100)};
 
   std::shared_ptr<const Snapshot> interval(double time_s, const std::vector<counts::Place>& cpus) {
@@ -59,6 +59,19 @@ struct Fixture {
 
 bool has_line(const std::string& text, const std::string& line) {
   return text.find("\n" + line + "\n") != std::string::npos || text.rfind(line + "\n", 0) == 0;
+}
+
+// What `promtool check metrics` says of `text` (empty when it accepts it),
+// with its exit status when it failed.
+std::string promtool_complaints(const std::string& text) {
+  const std::string path = ::testing::TempDir() + "/exposition-" + std::to_string(::getpid()) + ".prom";
+  std::ofstream(path) << text;
+  const std::string output = path + ".out";
+  const int status = std::system(("promtool check metrics <" + path + " >" + output + " 2>&1").c_str());
+  std::ifstream in(output);
+  std::string complaints((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (status != 0) complaints += "exit status " + std::to_string(status);
+  return complaints;
 }
 
 TEST(Exposition, NodeRatiosPerScopeWithTheirLabels) {
@@ -161,7 +174,7 @@ TEST(Exposition, AnIntervalThatCannotBeSplitIsAnErrorAndKeepsTheLastValues) {
 TEST(Exposition, EachCgroupIsAWholeOfItsOwnSplitIntoItsUnits) {
   const model::Model model = testing::tiny_model();
   const eval::Evaluator evaluator{model, kNodes, eval::Options{}};
-  SnapshotBuilder builder{evaluator, ScopePlan{"machine", aggregate::View::Socket, &kTopology, {}, true}, "tiny",
+  SnapshotBuilder builder{evaluator, ScopePlan{"machine", aggregate::View::Socket, &kTopology, true}, "tiny",
                           report::RunInfo{}, std::chrono::milliseconds(100)};
   std::vector<counts::Place> cpus;
   for (counts::Place place : places({2000, 1000, 3000})) cpus.emplace_back(place.label, place.sample, "/web");
@@ -197,6 +210,93 @@ TEST(Exposition, EachCgroupIsAWholeOfItsOwnSplitIntoItsUnits) {
   EXPECT_EQ(snapshot->scopes[0].report.scope, "/web");
   EXPECT_EQ(snapshot->scopes[1].report.scope, "/web S0");
   EXPECT_EQ(snapshot->scopes[3].report.scope, "/batch \"x\"");
+}
+
+// Two core types: P-cores on CPUs 0 and 1 (socket 0), E-cores on CPU 2
+// (socket 1), each evaluated with its own model.
+struct TwoCoreTypes {
+  model::Model p_model = testing::tiny_model();
+  model::Model e_model = [] {
+    model::Model model = testing::tiny_model();
+    model.name = "tiny_e";
+    return model;
+  }();
+  eval::Evaluator p_evaluator{p_model, kNodes, eval::Options{}};
+  eval::Evaluator e_evaluator{e_model, kNodes, eval::Options{}};
+  static report::RunInfo run_of(const std::string& model) {
+    report::RunInfo run;
+    run.model_name = model;
+    return run;
+  }
+  SnapshotBuilder builder{{CoreTypePart{&p_evaluator, "tiny", run_of("tiny"), "P-core", {}},
+                           CoreTypePart{&e_evaluator, "tiny_e", run_of("tiny_e"), "E-core", {}}},
+                          ScopePlan{"machine", aggregate::View::Socket, &kTopology, false},
+                          std::chrono::milliseconds(100)};
+
+  std::shared_ptr<const Snapshot> interval(double time_s, double p0, double p1, double e2) {
+    const std::vector<counts::Place> all = places({p0, p1, e2});
+    const std::vector<counts::Place> p_cores(all.begin(), all.begin() + 2);
+    const std::vector<counts::Place> e_cores(all.begin() + 2, all.end());
+    const counts::Sample p_sum = sum_of(p_cores);
+    const counts::Sample e_sum = sum_of(e_cores);
+    return builder.add(time_s, {{&p_sum, &p_cores}, {&e_sum, &e_cores}});
+  }
+};
+
+TEST(Exposition, EachCoreTypesSeriesCarryItsTypeAndModel) {
+  TwoCoreTypes f;
+  const std::string text = write_exposition(*f.interval(0.1, 2000, 1000, 3000));
+  // P-cores: (2000 + 1000) busy slots of 2 * 4000; E-cores: 3000 of 4000.
+  EXPECT_TRUE(has_line(
+      text,
+      R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="machine",core_type="P-core",model="tiny"} 0.375)"))
+      << text;
+  EXPECT_TRUE(has_line(
+      text,
+      R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="machine",core_type="E-core",model="tiny_e"} 0.75)"))
+      << text;
+  EXPECT_TRUE(has_line(
+      text,
+      R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="socket",socket="0",core_type="P-core",model="tiny"} 0.375)"))
+      << text;
+  EXPECT_TRUE(has_line(
+      text,
+      R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="socket",socket="1",core_type="E-core",model="tiny_e"} 0.75)"))
+      << text;
+  // A type has the units of its own CPUs only.
+  EXPECT_EQ(text.find(R"(socket="1",core_type="P-core")"), std::string::npos) << text;
+  EXPECT_EQ(text.find(R"(socket="0",core_type="E-core")"), std::string::npos) << text;
+  // Each type's events add up on their own: 2000 + 1000, then 3000 + 3000.
+  const std::string later = write_exposition(*f.interval(0.2, 2000, 1000, 3000));
+  EXPECT_TRUE(has_line(
+      later, R"(topdown_events_total{event="busy_slots",scope="machine",core_type="P-core",model="tiny"} 6000)"))
+      << later;
+  EXPECT_TRUE(has_line(
+      later, R"(topdown_events_total{event="busy_slots",scope="machine",core_type="E-core",model="tiny_e"} 6000)"))
+      << later;
+  // Each scope's report names its type (GET /report).
+  const auto snapshot = f.interval(0.3, 2000, 1000, 3000);
+  ASSERT_EQ(snapshot->scopes.size(), 4u);
+  EXPECT_EQ(snapshot->scopes[0].report.core_type, "P-core");
+  EXPECT_EQ(snapshot->scopes[0].report.run.model_name, "tiny");
+  EXPECT_EQ(snapshot->scopes[2].report.core_type, "E-core");
+  EXPECT_EQ(snapshot->scopes[2].report.run.model_name, "tiny_e");
+  EXPECT_NEAR(*snapshot->scopes[2].report.evaluation.find("Busy")->value, 0.75, 1e-12);
+}
+
+TEST(Exposition, ACpuOfOneCoreTypeHasNoCoreTypeLabel) {
+  Fixture f;
+  const std::string text = write_exposition(*f.interval(0.1, places({2000, 1000, 3000})));
+  EXPECT_EQ(text.find("core_type"), std::string::npos) << text;
+  EXPECT_TRUE(f.interval(0.2, places({2000, 1000, 3000}))->scopes.front().report.core_type.empty());
+}
+
+TEST(Exposition, PromtoolAcceptsTheSeriesOfSeveralCoreTypes) {
+  if (std::system("command -v promtool >/dev/null 2>&1") != 0) GTEST_SKIP() << "promtool is not installed";
+  TwoCoreTypes f;
+  f.interval(0.1, 2000, 1000, 3000);
+  const std::string text = write_exposition(*f.interval(0.2, 3600, 400, 1000)) + write_scrape_duration(0.001);
+  EXPECT_EQ(promtool_complaints(text), "");
 }
 
 TEST(Exposition, LabelValuesAndNumbersAreWrittenAsTheFormatSays) {
@@ -253,14 +353,7 @@ TEST(Exposition, PromtoolAcceptsTheOutput) {
   Fixture f;
   f.interval(0.1, places({2000, 1000, 3000}, false));
   const std::string text = write_exposition(*f.interval(0.2, places({3600, 3600, 400}))) + write_scrape_duration(0.001);
-  const std::string path = ::testing::TempDir() + "/exposition-" + std::to_string(::getpid()) + ".prom";
-  std::ofstream(path) << text;
-  const std::string output = path + ".out";
-  const int status = std::system(("promtool check metrics <" + path + " >" + output + " 2>&1").c_str());
-  std::ifstream in(output);
-  const std::string complaints((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  EXPECT_EQ(status, 0) << complaints;
-  EXPECT_EQ(complaints, "") << complaints;
+  EXPECT_EQ(promtool_complaints(text), "");
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "schedule/plan.h"
 #include "settings/hybrid.h"
 #include "settings/stat.h"
+#include "support/temp_tree.h"
 
 namespace topdown::settings {
 namespace {
@@ -117,6 +118,113 @@ TEST_F(BigLittleStat, EachKindsGroupsAreNamedForItsPmu) {
     for (size_t e = 0; e < groups[g].events.size(); ++e) {
       EXPECT_EQ(groups[g].events[e].name, "armv8_pmuv3_0/" + counted.groups[g].events[e].name + "/");
       EXPECT_EQ(groups[g].events[e].type, 10u);
+    }
+  }
+}
+
+// A copy of the fixture, changed by the test.
+class BigLittleVariant : public ::testing::Test {
+ protected:
+  BigLittleVariant() { std::filesystem::copy(kFixture, tree.root(), std::filesystem::copy_options::recursive); }
+  cpu::CpuInfo detect() const {
+    return cpu::detect(tree.root() / "sys", tree.root() / "proc", cpu::CounterCheck::Skip);
+  }
+  void rename_pmu(const std::string& from, const std::string& to) const {
+    const std::filesystem::path devices = tree.root() / "sys/bus/event_source/devices";
+    std::filesystem::rename(devices / from, devices / to);
+  }
+  testing::TempTree tree;
+};
+
+// Little cores of a part no model fits (0xD05, r1p0): the big cores are
+// still counted on their own PMU and CPUs, and the little ones are named.
+TEST_F(BigLittleVariant, AKindWithoutAModelIsNamedAndTheOtherCountsOnItsOwnPmu) {
+  for (int index = 0; index <= 5; ++index) {
+    tree.write("sys/devices/system/cpu/cpu" + std::to_string(index) + "/regs/identification/midr_el1",
+               "0x00000000411fd050\n");
+  }
+  const cpu::CpuInfo cpu = detect();
+  ASSERT_EQ(cpu.core_kinds.size(), 2u);
+  const std::vector<model::Model> models = model::with_core_kinds(model::select_model(kModels, cpu.id), cpu, kModels);
+  ASSERT_EQ(models.size(), 1u);
+  EXPECT_EQ(models[0].name, "arm-c1-ultra");
+  EXPECT_EQ(models[0].pmu, "armv8_pmuv3_1");
+
+  const std::vector<model::UncountedKind> uncounted = model::uncounted_core_kinds(cpu, models);
+  ASSERT_EQ(uncounted.size(), 1u);
+  EXPECT_EQ(uncounted[0].kind.cpus, range(0, 5));
+  EXPECT_EQ(uncounted[0].why, model::UncountedKind::Why::NoModel);
+  EXPECT_EQ(uncounted[0].pmu, "armv8_pmuv3_0");
+  EXPECT_EQ(uncounted[0].kind.id.model, 0xD05u);
+
+  const events::Resolver resolver(events::resolver_config(models[0], cpu));
+  const StatPlanning planning = plan_stat(StatOptions{}, cpu, models[0]);
+  const std::vector<CoreTypePlan> types{
+      {models[0], planning.vars,
+       schedule::make_plan(models[0], planning.vars, planning.selection, resolver, planning.budget)}};
+  ASSERT_TRUE(counts_core_types(cpu, types)) << "the one kind counted opens on its CPUs alone";
+  const PlacedCoreTypes placed =
+      place_core_types(cpu, types, aggregate::View::Global, collect::Target{{}, {}, range(0, 7), {}});
+  ASSERT_EQ(placed.types.size(), 1u);
+  EXPECT_EQ(placed.types[0].placement.cpus, range(6, 7));
+  for (const collect::CounterGroup& group : placed.groups) {
+    EXPECT_EQ(group.cpus, range(6, 7));
+    for (const events::Encoding& event : group.events) {
+      EXPECT_EQ(event.type, 11u) << event.name;
+      EXPECT_EQ(event.name.rfind("armv8_pmuv3_1/", 0), 0u) << event.name;
+    }
+  }
+}
+
+TEST_F(BigLittleVariant, EveryKindCountedLeavesNoneOut) {
+  const cpu::CpuInfo cpu = detect();
+  EXPECT_TRUE(
+      model::uncounted_core_kinds(cpu, model::with_core_kinds(model::select_model(kModels, cpu.id), cpu, kModels))
+          .empty());
+  // Another CPU's model is not bound to these kinds: nothing to say of them.
+  EXPECT_TRUE(model::uncounted_core_kinds(cpu, {model::select_model(kModels, cpu.id, "neoverse-v2")}).empty());
+}
+
+// Core PMUs of names no rule knows (a device tree may call them anything):
+// the probe knows them by their cpus lists, and the scheduler by the
+// probe's list, so each kind's groups keep to its counters.
+TEST_F(BigLittleVariant, CorePmusOfAnyNameAreCoresForTheScheduler) {
+  const cpu::CpuInfo armv8_named = cpu::detect(kFixture / "sys", kFixture / "proc", cpu::CounterCheck::Skip);
+  rename_pmu("armv8_pmuv3_0", "little_cluster_pmu");
+  rename_pmu("armv8_pmuv3_1", "big_cluster_pmu");
+  const cpu::CpuInfo cpu = detect();
+  EXPECT_EQ(cpu.core_pmu_names(), (std::vector<std::string>{"big_cluster_pmu", "little_cluster_pmu"}));
+  const auto models = model::with_core_kinds(model::select_model(kModels, cpu.id), cpu, kModels);
+  const auto named_models = model::with_core_kinds(model::select_model(kModels, armv8_named.id), armv8_named, kModels);
+  ASSERT_EQ(models.size(), 2u);
+  ASSERT_EQ(named_models.size(), 2u);
+  EXPECT_EQ(models[0].pmu, "big_cluster_pmu");
+  EXPECT_EQ(models[1].pmu, "little_cluster_pmu");
+  for (size_t m = 0; m < models.size(); ++m) {
+    SCOPED_TRACE(models[m].name);
+    const auto plan_on = [](const cpu::CpuInfo& machine, const model::Model& model) {
+      const events::Resolver resolver(events::resolver_config(model, machine));
+      const StatPlanning planning = plan_stat(StatOptions{}, machine, model);
+      return schedule::make_plan(model, planning.vars, planning.selection, resolver, planning.budget);
+    };
+    const schedule::Plan plan = plan_on(cpu, models[m]);
+    const schedule::Plan named_plan = plan_on(armv8_named, named_models[m]);
+    EXPECT_EQ(plan.budget.core_pmus, cpu.core_pmu_names());
+    ASSERT_EQ(plan.groups.size(), named_plan.groups.size());
+    EXPECT_EQ(plan.multiplexed(), named_plan.multiplexed());
+    for (size_t g = 0; g < plan.groups.size(); ++g) {
+      const schedule::Group& group = plan.groups[g];
+      EXPECT_EQ(group.pmu, models[m].pmu);
+      EXPECT_EQ(group.events.size(), named_plan.groups[g].events.size());
+      const int used = group.general_counters_used(plan.budget);
+      EXPECT_EQ(used, named_plan.groups[g].general_counters_used(named_plan.budget));
+      EXPECT_GT(used, 0);
+      EXPECT_LE(used, 6);
+      // Known by name alone (a plan for another machine), these PMUs would
+      // not be cores' and would take no counters.
+      schedule::CounterBudget by_name = plan.budget;
+      by_name.core_pmus.clear();
+      EXPECT_EQ(group.general_counters_used(by_name), 0);
     }
   }
 }

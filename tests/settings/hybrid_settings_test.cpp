@@ -137,6 +137,48 @@ TEST_F(HybridStat, EachTypesGroupsAreNamedForItsPmuAndOpenOnItsCpus) {
   }
 }
 
+TEST_F(HybridStat, StatAndServePlaceEveryCoreTypeTheTargetHasCpusOf) {
+  std::vector<CoreTypePlan> types;
+  for (const model::Model& model : models) {
+    events::ResolverConfig config = events::resolver_config(model, cpu);
+    config.sysfs_devices = kFixture / "sys/bus/event_source/devices";
+    const StatPlanning planning = plan_stat(StatOptions{}, cpu, model);
+    schedule::Plan plan =
+        schedule::make_plan(model, planning.vars, planning.selection, events::Resolver(config), planning.budget);
+    types.push_back({model, planning.vars, std::move(plan)});
+  }
+  ASSERT_TRUE(counts_core_types(cpu, types));
+  EXPECT_FALSE(counts_core_types(cpu, {types.front()})) << "one tree is counted as one";
+
+  // -C 3,4,12: P-cores 3 and 4 (cpu_core, type 4), E-core 12 (cpu_atom, type 8).
+  const PlacedCoreTypes placed =
+      place_core_types(cpu, types, aggregate::View::Thread, collect::Target{{}, {}, {3, 4, 12}, {}});
+  ASSERT_EQ(placed.types.size(), 2u);
+  EXPECT_EQ(placed.types[0].type, &types[0]);
+  EXPECT_EQ(placed.types[0].placement.core_type, "P-core");
+  EXPECT_EQ(placed.types[0].placement.cpus, range(3, 4));
+  EXPECT_EQ(placed.types[1].placement.core_type, "E-core");
+  EXPECT_EQ(placed.types[1].placement.cpus, range(12, 12));
+  const size_t p_groups = types[0].plan.groups.size();
+  ASSERT_EQ(placed.groups.size(), p_groups + types[1].plan.groups.size());
+  for (size_t g = 0; g < placed.groups.size(); ++g) {
+    const bool p_core = g < p_groups;
+    const collect::CounterGroup& group = placed.groups[g];
+    EXPECT_EQ(group.cpus, p_core ? range(3, 4) : range(12, 12));
+    for (const events::Encoding& event : group.events) {
+      EXPECT_EQ(event.name.rfind(p_core ? "cpu_core/" : "cpu_atom/", 0), 0u) << event.name;
+      EXPECT_EQ(event.type, p_core ? 4u : 8u) << event.name;
+    }
+  }
+
+  // -C 0-3: P-cores only; the E-core tree is not counted.
+  const PlacedCoreTypes p_only =
+      place_core_types(cpu, types, aggregate::View::Global, collect::Target{{}, {}, range(0, 3), {}});
+  ASSERT_EQ(p_only.types.size(), 1u);
+  EXPECT_EQ(p_only.types[0].placement.pmu, "cpu_core");
+  EXPECT_EQ(p_only.groups.size(), p_groups);
+}
+
 TEST_F(HybridStat, RecordSamplesEachTypesGroupsUnderTheirNamesOnItsCpus) {
   const schedule::Plan plan = e_core_plan(2).first;
   // A command: opened on the task on every E-core, sampling it while it runs there.
@@ -235,6 +277,20 @@ TEST_F(HybridStat, EachTypesGroupsCountTheCgroupsOnItsOwnCpus) {
   const std::vector<std::vector<collect::CounterGroup>> some = groups_by_type(1, some_cpus);
   EXPECT_EQ(some[0].front().cpus, range(4, 7));
   EXPECT_EQ(some[1].front().cpus, range(8, 11));
+}
+
+TEST(CoreTypeOptions, ServeRefusesCgroupsByName) {
+  StatOptions options;
+  EXPECT_NO_THROW(check_serve_core_types(options));
+  options.cgroups = {"/app.slice"};
+  try {
+    check_serve_core_types(options);
+    FAIL() << "-G was accepted";
+  } catch (const Error& error) {
+    EXPECT_STREQ(error.what(),
+                 "serve counts each core type of this CPU (P-cores and E-cores, or big and little cores) as a tree of "
+                 "its own, which -G does not do yet in serve (stat -G does); leave out -G");
+  }
 }
 
 TEST(CoreTypeCounts, EachTypeGetsItsOwnEventsBack) {
