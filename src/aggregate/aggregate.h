@@ -50,6 +50,9 @@ class Topology {
   const CpuPlace* find(int cpu) const;
   std::vector<int> cpus_of_core(const CpuPlace& place) const;  // in CPU order
   size_t size() const { return cpus_.size(); }
+  int socket_count() const;  // sockets with an online CPU
+  // The cores of each socket when every socket has as many; else 0.
+  int cores_per_socket() const;
 
  private:
   std::map<int, CpuPlace> cpus_;

@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <charconv>
 #include <fstream>
+#include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -126,6 +128,22 @@ std::vector<int> Topology::cpus_of_core(const CpuPlace& place) const {
     if (where.core == place.core && where.socket == place.socket) cpus.push_back(cpu);
   }
   return cpus;
+}
+
+int Topology::socket_count() const {
+  std::set<int> sockets;
+  for (const auto& [cpu, where] : cpus_) sockets.insert(where.socket);
+  return static_cast<int>(sockets.size());
+}
+
+int Topology::cores_per_socket() const {
+  std::map<int, std::set<int>> cores;  // by socket
+  for (const auto& [cpu, where] : cpus_) cores[where.socket].insert(where.core);
+  if (cores.empty()) return 0;
+  const size_t first = cores.begin()->second.size();
+  const bool alike =
+      std::all_of(cores.begin(), cores.end(), [&](const auto& socket) { return socket.second.size() == first; });
+  return alike ? static_cast<int>(first) : 0;
 }
 
 }  // namespace topdown::aggregate

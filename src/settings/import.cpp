@@ -28,12 +28,18 @@ ImportDecision decide_import(const ImportOptions& options, const model::Model& m
   vars.ebs_mode = file.ebs_mode.value_or(false);
   vars.online_cpus = file.online_cpus.value_or(0);
   vars.sockets = file.sockets.value_or(0);
+  vars.cores_per_socket = file.cores_per_socket.value_or(0);
+  // --topology (the measured machine's lscpu) tells what a perf file cannot say.
+  if (!options.topology.empty() && (!file.sockets || !file.cores_per_socket)) {
+    const aggregate::Topology topology = aggregate::Topology::read_lscpu(options.topology);
+    if (!file.sockets) vars.sockets = topology.socket_count();
+    if (!file.cores_per_socket) vars.cores_per_socket = topology.cores_per_socket();
+  }
   vars.chas_per_socket = file.chas_per_socket.value_or(0);
   if (!options.retire_latencies.empty())
     vars.retire_latencies = model::read_retire_latency_file(options.retire_latencies);
   // The file's own rows were measured in the run it holds: they come first.
   for (const auto& [name, cycles] : file.retire_latencies) vars.retire_latencies[name] = cycles;
-  vars.cores_per_socket = file.cores_per_socket.value_or(0);
   vars.perf_metrics = resolve(options.perf_metrics, file.perf_metrics.value_or(has_topdown_metrics(sample, resolver)));
   vars.smt_enabled = resolve(options.smt, file.smt_enabled.value_or(false));
   if (options.smt == Toggle::Auto && !file.smt_enabled) {

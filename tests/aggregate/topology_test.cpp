@@ -22,6 +22,18 @@ TEST(Topology, ReadsLscpuParsableOutput) {
   EXPECT_EQ(topology.find(5), nullptr);
 }
 
+// perfmon's SOCKET_COUNT and CORES_PER_SOCKET of a measured machine.
+TEST(Topology, CountsSocketsAndTheirCores) {
+  const Topology even({{0, {0, 0}}, {1, {1, 0}}, {2, {0, 0}}, {3, {0, 1}}, {4, {5, 1}}});
+  EXPECT_EQ(even.socket_count(), 2);
+  EXPECT_EQ(even.cores_per_socket(), 2);  // cores 0 and 1 of socket 0 (CPU 2 is core 0's sibling), 0 and 5 of socket 1
+  const Topology uneven({{0, {0, 0}}, {1, {1, 0}}, {2, {0, 1}}});
+  EXPECT_EQ(uneven.socket_count(), 2);
+  EXPECT_EQ(uneven.cores_per_socket(), 0);  // no one number
+  EXPECT_EQ(Topology().socket_count(), 0);
+  EXPECT_EQ(Topology().cores_per_socket(), 0);
+}
+
 // Plain `lscpu -p` has more columns; its header says which is which.
 TEST(Topology, FollowsTheHeadersColumnsAndSkipsOfflineCpus) {
   topdown::testing::TempTree tree;

@@ -136,6 +136,26 @@ TEST(ServerUncoreSizes, CountsFileGivesCoresPerSocket) {
   EXPECT_EQ(info_values(without.err).at("whole").count("uncore_frequency"), 0u);
 }
 
+// A perf -A file cannot say the machine's size: --topology (its lscpu) does,
+// sockets and cores per socket, unless the file's lines say otherwise.
+TEST(ServerUncoreSizes, TheTopologyGivesSocketsAndCoresPerSocket) {
+  TempTree tree;
+  const std::filesystem::path topology = tree.write("lscpu.txt", kTwoSockets);  // 2 sockets of 2 cores
+  std::string rows = "CPU0,2000000000,,duration_time,2000000000,100.00,,\n";
+  rows += "CPU0,9600000000,,UNC_CHA_CLOCKTICKS,2000000000,100.00,,\n";  // socket 0's boxes
+  rows += "CPU2,9600000000,,UNC_CHA_CLOCKTICKS,2000000000,100.00,,\n";  // socket 1's
+  const std::filesystem::path file = tree.write("skx-A.csv", rows);
+  const CommandResult r = run_command(kTopdown + " import --cpu skx --info --json -l 1 --topology " +
+                                      topology.string() + " " + file.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // 19.2e9 ticks over 2 sockets of 2 boxes in 2 s: 2.4 GHz.
+  EXPECT_DOUBLE_EQ(info_values(r.err).at("whole").at("uncore_frequency"), 19.2e9 / 4 / 1e9 / 2);
+
+  const CommandResult unsized = run_command(kTopdown + " import --cpu skx --info --json -l 1 " + file.string());
+  ASSERT_EQ(unsized.exit_code, 0) << unsized.err;
+  EXPECT_EQ(info_values(unsized.err).at("whole").count("uncore_frequency"), 0u);
+}
+
 // The kernel's RAPL events count 2^-32 J; perfmon's server formula reads the
 // package MSR (2^-14 J, as 61 uJ) and the DRAM MSR (2^-16 J, as 15.6 uJ).
 TEST(ServerUncorePower, PackageAndDramEnergyGiveWatts) {
