@@ -39,7 +39,7 @@ class ModelMethod final : public Method {
               model::RunVariables vars, model::IdentityChoice identities)
       : model_(std::move(model)), nodes_(std::move(nodes)), events_(std::move(events)) {
     eval::Options options;
-    options.vars = vars;
+    options.vars = std::move(vars);
     options.identities = std::move(identities);
     if (defines_slots(model_)) {
       model::Node slots;
@@ -91,7 +91,7 @@ class ModelMethod final : public Method {
 std::unique_ptr<Method> make_model_method(model::Model model, std::vector<std::string> nodes,
                                           std::vector<std::string> events, model::RunVariables vars,
                                           model::IdentityChoice identities) {
-  return std::make_unique<ModelMethod>(std::move(model), std::move(nodes), std::move(events), vars,
+  return std::make_unique<ModelMethod>(std::move(model), std::move(nodes), std::move(events), std::move(vars),
                                        std::move(identities));
 }
 
