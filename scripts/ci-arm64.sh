@@ -55,7 +55,7 @@ excluded=(
   '^RegionSoftwareModel\.' '^RegionThreads\.SoftwareEventSessionsOnSeveralThreadsAreIndependent$'
   '^region_install_consumer$'
   '^LiveCli' '^ProfileLive\.' '^RecordCli' '^RecordPrintPerf\.OneLeaderSampledGroupPerPlanGroup$' '^RepeatCli\.'
-  '^ServeCli\.' '^ServeTls\.' '^HtmlStat\.' '^CgroupStatErrors\.' 'CallStacksLive\.'
+  '^ServeCli\.' '^ServeTls\.' '^HtmlStat\.' '^CgroupStatErrors\.' 'CallStacksLive\.' '^RetireLatencyLive\.'
   '^CallStacksCli\.ReportWithoutCallStacksAndBadOptionsSayWhatToDo$'
   '^PprofCli\.(DemoFunctionsComeOutInOrderWithTheirClockShares|ACallStackRecordingShowsTheCallersOfLeaf)$'
   '^Cli\.(UnwritableOutputLeavesNoFile|OutputFileGetsTheWholeReport)$'

@@ -29,8 +29,10 @@ class FileAnalysis {
  public:
   // `arm_core_pmus`: those of the machine that counted the file, when known
   // (import::EventMatcher).
-  FileAnalysis(const ImportOptions& options, model::Model model, const std::vector<std::string>& arm_core_pmus)
+  FileAnalysis(const ImportOptions& options, const settings::MeasuredMachine& measured, model::Model model,
+               const std::vector<std::string>& arm_core_pmus)
       : options_(options),
+        measured_(measured),
         model_(std::move(model)),
         resolver_(events::offline_resolver_config(model_)),
         matcher_(model_, resolver_, arm_core_pmus) {}
@@ -93,7 +95,7 @@ class FileAnalysis {
   // computed from (import/runs.h).
   void prepare(const import::FileInfo& file, const counts::Sample& sample, const std::vector<counts::Sample>& runs,
                const std::vector<int>& runs_without_clock) {
-    decision_ = settings::decide_import(options_, model_, resolver_, file, sample);
+    decision_ = settings::decide_import(options_, measured_, model_, resolver_, file, sample);
     eval::Options eval_options;
     eval_options.vars = decision_->vars;
     eval_options.identities = decision_->identities;
@@ -170,7 +172,7 @@ class FileAnalysis {
     switch (settings::import_topology_source(options_, places, !core_wide_events_.empty(),
                                              model_.matches(cpu::read_cpuid()))) {
       case settings::TopologySource::File:
-        topology_ = aggregate::Topology::read_lscpu(options_.topology);
+        topology_ = measured_.topology;
         break;
       case settings::TopologySource::ThisMachine:
         topology_ = aggregate::Topology::read_sysfs();
@@ -182,6 +184,7 @@ class FileAnalysis {
   }
 
   const ImportOptions& options_;
+  const settings::MeasuredMachine& measured_;
   model::Model model_;
   events::Resolver resolver_;
   import::EventMatcher matcher_;
@@ -261,6 +264,7 @@ class CoreTypeAnalyses {
   CoreTypeAnalyses(const ImportOptions& options, const cpu::CpuInfo& cpu)
       : options_(options),
         models_(core_type_models(cpu, options.cpu, options.metrics_file)),
+        measured_(settings::read_measured_machine(options)),
         arm_core_pmus_(counting_arm_core_pmus(cpu, models_.front())) {}
 
   // The Arm core PMUs the probe found, when the file is taken to be this
@@ -282,12 +286,12 @@ class CoreTypeAnalyses {
   void decide(const import::FileInfo& file) {
     core_pmus_ = import::core_pmus_of(file.events, arm_core_pmus_);
     if (core_pmus_.empty()) {
-      analyses_.push_back({"", std::make_unique<FileAnalysis>(options_, models_.front(), arm_core_pmus_)});
+      analyses_.push_back({"", std::make_unique<FileAnalysis>(options_, measured_, models_.front(), arm_core_pmus_)});
       return;
     }
     for (const model::Model& model : models_) {
       if (std::find(core_pmus_.begin(), core_pmus_.end(), model.pmu) == core_pmus_.end()) continue;
-      analyses_.push_back({model.pmu, std::make_unique<FileAnalysis>(options_, model, arm_core_pmus_)});
+      analyses_.push_back({model.pmu, std::make_unique<FileAnalysis>(options_, measured_, model, arm_core_pmus_)});
     }
     if (analyses_.empty() && model().cpus.front().vendor == cpu::Vendor::Arm) {
       throw Error(options_.file + ": its rows are counted on " + join(core_pmus_, " and ") +
@@ -303,6 +307,7 @@ class CoreTypeAnalyses {
 
   const ImportOptions& options_;
   std::vector<model::Model> models_;        // this CPU's, or --cpu's: each core type's
+  settings::MeasuredMachine measured_;      // the FileAnalyses point at it
   std::vector<std::string> arm_core_pmus_;  // counting_arm_core_pmus
   std::vector<std::string> core_pmus_;
   std::vector<CoreType> analyses_;

@@ -189,7 +189,8 @@ std::unique_ptr<CoreTypeProfile> profile_core_type(recording::CoreTypeRecording 
   p.model = std::move(model);
   const events::Resolver resolver(events::offline_resolver_config(p.model));
   profile::Attribution attribution = profile::attribute(p.recording);
-  p.decision = settings::decide_import(decision_options(options), p.model, resolver,
+  // A recording holds all report knows of its machine: no --topology or --retire-latencies.
+  p.decision = settings::decide_import(decision_options(options), settings::MeasuredMachine{}, p.model, resolver,
                                        file_facts(p.recording, header_known), attribution.whole.counts);
   p.dependencies.emplace(p.decision.folded, p.decision.identities, p.decision.fallbacks);
   eval::Options eval_options;

@@ -9,6 +9,7 @@
 #include "cli/render.h"
 #include "cli/stat_analysis.h"
 #include "cli/stat_run.h"
+#include "model/retire_latency_file.h"
 #include "settings/hybrid.h"
 #include "settings/stat.h"
 
@@ -30,9 +31,12 @@ std::vector<CoreTypePlan> core_type_plans(const StatOptions& options, const Cont
   std::vector<CoreTypePlan> plans;
   std::vector<model::Model> models = core_type_models(context.model, context.cpu, options.metrics_file);
   std::fputs(uncounted_core_kinds_warning(context.cpu, models).c_str(), stderr);
+  const model::RetireLatencies given_latencies = options.retire_latencies.empty()
+                                                     ? model::RetireLatencies{}
+                                                     : model::read_retire_latency_file(options.retire_latencies);
   for (model::Model& model : models) {
     const events::Resolver resolver = resolver_for(model, context.cpu);
-    const settings::StatPlanning planning = settings::plan_stat(options, context.cpu, model);
+    const settings::StatPlanning planning = settings::plan_stat(options, context.cpu, model, given_latencies);
     schedule::Plan plan = schedule::make_plan(model, planning.vars, planning.selection, resolver, planning.budget);
     plans.push_back({std::move(model), planning.vars, std::move(plan)});
   }

@@ -46,7 +46,7 @@ struct FileInfo {
   // Mean retire latencies (cycles) from perf's TPEBS rows (EVENT:R,
   // cpu_core/EVENT/R) or counts-file lines EVENT:R, by formula name
   // (model::retire_latency_name); the mean of an event's rows.
-  std::map<std::string, double, std::less<>> retire_latencies;
+  model::RetireLatencies retire_latencies;
   uint64_t rows = 0;  // counter rows (perf) or event lines (counts file)
   size_t intervals_read = 0;
   // perf stat runs one after another (each "# started on ..."), without -I.

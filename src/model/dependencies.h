@@ -22,6 +22,9 @@
 
 namespace topdown::model {
 
+// Mean retire latencies in cycles, by formula name (retire_latency_name).
+using RetireLatencies = std::map<std::string, double, std::less<>>;
+
 // Facts about a run known before counting starts.
 struct RunVariables {
   bool smt_enabled = false;
@@ -35,9 +38,8 @@ struct RunVariables {
   int sockets = 0;
   int chas_per_socket = 0;
   int cores_per_socket = 0;  // perfmon's CORES_PER_SOCKET, #cores_per_socket; 0 when unknown
-  // Mean retire latencies (cycles) the run measured or was given, by formula
-  // name (retire_latency_name); they take the place of the model's defaults.
-  std::map<std::string, double, std::less<>> retire_latencies{};
+  // Those the run measured or was given; they take the place of the model's defaults.
+  RetireLatencies retire_latencies{};
 };
 
 // Nodes that use their `identity` formula instead of the primary one.

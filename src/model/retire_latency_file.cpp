@@ -25,7 +25,7 @@ std::optional<double> cycles_of(const nlohmann::json& mean) {
 
 }  // namespace
 
-std::map<std::string, double, std::less<>> read_retire_latency_file(const std::filesystem::path& file) {
+RetireLatencies read_retire_latency_file(const std::filesystem::path& file) {
   const std::string what = "retire latency file " + file.string();
   std::ifstream in = open_input(file, "retire latency file", "name a *_retire_latency.json file",
                                 "check the path given to --retire-latencies");
@@ -39,7 +39,7 @@ std::map<std::string, double, std::less<>> read_retire_latency_file(const std::f
   if (!json.is_object() || data == json.end() || !data->is_object()) {
     throw Error(what + " has no \"Data\" object; expected {\"Data\": {\"EVENT\": {\"MEAN\": cycles}}}");
   }
-  std::map<std::string, double, std::less<>> latencies;
+  RetireLatencies latencies;
   for (const auto& [event, stats] : data->items()) {
     const auto mean = stats.is_object() ? stats.find("MEAN") : stats.end();
     const std::optional<double> cycles = mean == stats.end() ? std::nullopt : cycles_of(*mean);

@@ -21,8 +21,17 @@ bool has_topdown_metrics(const counts::Sample& sample, const events::Resolver& r
 
 }  // namespace
 
-ImportDecision decide_import(const ImportOptions& options, const model::Model& model, const events::Resolver& resolver,
-                             const import::FileInfo& file, const counts::Sample& sample) {
+MeasuredMachine read_measured_machine(const ImportOptions& options) {
+  MeasuredMachine measured;
+  if (!options.topology.empty()) measured.topology = aggregate::Topology::read_lscpu(options.topology);
+  if (!options.retire_latencies.empty())
+    measured.retire_latencies = model::read_retire_latency_file(options.retire_latencies);
+  return measured;
+}
+
+ImportDecision decide_import(const ImportOptions& options, const MeasuredMachine& measured, const model::Model& model,
+                             const events::Resolver& resolver, const import::FileInfo& file,
+                             const counts::Sample& sample) {
   ImportDecision decision;
   model::RunVariables& vars = decision.vars;
   vars.ebs_mode = file.ebs_mode.value_or(false);
@@ -30,14 +39,12 @@ ImportDecision decide_import(const ImportOptions& options, const model::Model& m
   vars.sockets = file.sockets.value_or(0);
   vars.cores_per_socket = file.cores_per_socket.value_or(0);
   // --topology (the measured machine's lscpu) tells what a perf file cannot say.
-  if (!options.topology.empty() && (!file.sockets || !file.cores_per_socket)) {
-    const aggregate::Topology topology = aggregate::Topology::read_lscpu(options.topology);
-    if (!file.sockets) vars.sockets = topology.socket_count();
-    if (!file.cores_per_socket) vars.cores_per_socket = topology.cores_per_socket();
+  if (measured.topology) {
+    if (!file.sockets) vars.sockets = measured.topology->socket_count();
+    if (!file.cores_per_socket) vars.cores_per_socket = measured.topology->cores_per_socket();
   }
   vars.chas_per_socket = file.chas_per_socket.value_or(0);
-  if (!options.retire_latencies.empty())
-    vars.retire_latencies = model::read_retire_latency_file(options.retire_latencies);
+  vars.retire_latencies = measured.retire_latencies;
   // The file's own rows were measured in the run it holds: they come first.
   for (const auto& [name, cycles] : file.retire_latencies) vars.retire_latencies[name] = cycles;
   vars.perf_metrics = resolve(options.perf_metrics, file.perf_metrics.value_or(has_topdown_metrics(sample, resolver)));

@@ -5,6 +5,7 @@
 // first sample, so that every interval and unit is reported alike. Pure
 // functions of the options, the file's facts, the model and its resolver.
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -17,6 +18,15 @@
 #include "settings/options.h"
 
 namespace topdown::settings {
+
+// What the options' files say of the machine and run that counted the file,
+// which a perf file cannot: read once for every core type and interval.
+struct MeasuredMachine {
+  std::optional<aggregate::Topology> topology;  // --topology: that machine's lscpu -p
+  model::RetireLatencies retire_latencies;      // --retire-latencies
+};
+// Throws the reader's error naming the file that cannot be read.
+MeasuredMachine read_measured_machine(const ImportOptions& options);
 
 struct ImportDecision {
   model::RunVariables vars;
@@ -35,8 +45,9 @@ struct ImportDecision {
 // the events for), identities and fallback formulas for the events the file
 // lacks (with a warning naming them), and a warning when the file pooled
 // rows of an event counted by several groups.
-ImportDecision decide_import(const ImportOptions& options, const model::Model& model, const events::Resolver& resolver,
-                             const import::FileInfo& file, const counts::Sample& sample);
+ImportDecision decide_import(const ImportOptions& options, const MeasuredMachine& measured, const model::Model& model,
+                             const events::Resolver& resolver, const import::FileInfo& file,
+                             const counts::Sample& sample);
 
 // How the runs of one file were joined for the nodes split over them: through
 // the model's clock event, and per second for the runs without it.

@@ -6,7 +6,6 @@
 
 #include "common/error.h"
 #include "events/sysfs_events.h"
-#include "model/retire_latency_file.h"
 #include "settings/hybrid.h"
 
 namespace topdown::settings {
@@ -22,7 +21,8 @@ int cha_boxes(const cpu::CpuInfo& cpu) {
 
 }  // namespace
 
-StatPlanning plan_stat(const StatOptions& options, const cpu::CpuInfo& cpu, const model::Model& model) {
+StatPlanning plan_stat(const StatOptions& options, const cpu::CpuInfo& cpu, const model::Model& model,
+                       const model::RetireLatencies& given_latencies) {
   StatPlanning planning;
   planning.this_machine = model.runs_on(cpu);
   planning.vars.smt_enabled = resolve(options.smt, cpu.smt_enabled);
@@ -33,9 +33,7 @@ StatPlanning plan_stat(const StatOptions& options, const cpu::CpuInfo& cpu, cons
     planning.vars.chas_per_socket = cha_boxes(cpu);
     planning.vars.cores_per_socket = cpu.cores_per_socket;
   }
-  if (!options.retire_latencies.empty()) {
-    planning.vars.retire_latencies = model::read_retire_latency_file(options.retire_latencies);
-  }
+  planning.vars.retire_latencies = given_latencies;
   planning.selection.max_level = options.report.level;
   planning.selection.extra_events = options.extra_events;
   planning.selection.all_info = options.all_info;

@@ -25,7 +25,9 @@ struct StatPlanning {
   schedule::CounterBudget budget;
 };
 
-StatPlanning plan_stat(const StatOptions& options, const cpu::CpuInfo& cpu, const model::Model& model);
+// `given_latencies`: --retire-latencies FILE's, read once for every core type.
+StatPlanning plan_stat(const StatOptions& options, const cpu::CpuInfo& cpu, const model::Model& model,
+                       const model::RetireLatencies& given_latencies);
 
 // Whether a plan reads Intel's PERF_METRICS: on or off when the option says;
 // for this machine when its kernel offers the fields; for another CPU's

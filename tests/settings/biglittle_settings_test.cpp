@@ -31,7 +31,7 @@ class BigLittleStat : public ::testing::Test {
 
   schedule::Plan plan_of(const model::Model& model) const {
     const events::Resolver resolver(events::resolver_config(model, cpu));
-    const StatPlanning planning = plan_stat(StatOptions{}, cpu, model);
+    const StatPlanning planning = plan_stat(StatOptions{}, cpu, model, {});
     return schedule::make_plan(model, planning.vars, planning.selection, resolver, planning.budget);
   }
 };
@@ -158,7 +158,7 @@ TEST_F(BigLittleVariant, AKindWithoutAModelIsNamedAndTheOtherCountsOnItsOwnPmu) 
   EXPECT_EQ(uncounted[0].kind.id.model, 0xD05u);
 
   const events::Resolver resolver(events::resolver_config(models[0], cpu));
-  const StatPlanning planning = plan_stat(StatOptions{}, cpu, models[0]);
+  const StatPlanning planning = plan_stat(StatOptions{}, cpu, models[0], {});
   const std::vector<CoreTypePlan> types{
       {models[0], planning.vars,
        schedule::make_plan(models[0], planning.vars, planning.selection, resolver, planning.budget)}};
@@ -204,7 +204,7 @@ TEST_F(BigLittleVariant, CorePmusOfAnyNameAreCoresForTheScheduler) {
     SCOPED_TRACE(models[m].name);
     const auto plan_on = [](const cpu::CpuInfo& machine, const model::Model& model) {
       const events::Resolver resolver(events::resolver_config(model, machine));
-      const StatPlanning planning = plan_stat(StatOptions{}, machine, model);
+      const StatPlanning planning = plan_stat(StatOptions{}, machine, model, {});
       return schedule::make_plan(model, planning.vars, planning.selection, resolver, planning.budget);
     };
     const schedule::Plan plan = plan_on(cpu, models[m]);

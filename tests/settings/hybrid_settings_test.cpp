@@ -49,7 +49,7 @@ class HybridStat : public ::testing::Test {
     const events::Resolver resolver(config);
     StatOptions options;
     options.report.level = level;
-    const StatPlanning planning = plan_stat(options, cpu, model);
+    const StatPlanning planning = plan_stat(options, cpu, model, {});
     return {schedule::make_plan(model, planning.vars, planning.selection, resolver, planning.budget), planning.budget};
   }
   std::pair<schedule::Plan, schedule::CounterBudget> e_core_plan(int level) const { return plan_of(1, level); }
@@ -142,7 +142,7 @@ TEST_F(HybridStat, StatAndServePlaceEveryCoreTypeTheTargetHasCpusOf) {
   for (const model::Model& model : models) {
     events::ResolverConfig config = events::resolver_config(model, cpu);
     config.sysfs_devices = kFixture / "sys/bus/event_source/devices";
-    const StatPlanning planning = plan_stat(StatOptions{}, cpu, model);
+    const StatPlanning planning = plan_stat(StatOptions{}, cpu, model, {});
     schedule::Plan plan =
         schedule::make_plan(model, planning.vars, planning.selection, events::Resolver(config), planning.budget);
     types.push_back({model, planning.vars, std::move(plan)});

@@ -53,7 +53,7 @@ TEST_F(StatSettings, ThisMachinesFactsUnlessTheOptionsSay) {
   options_.report.level = 3;
   options_.all_info = true;
   options_.extra_events = {"instructions"};
-  StatPlanning planning = plan_stat(options_, ice_lake(), icl_);
+  StatPlanning planning = plan_stat(options_, ice_lake(), icl_, {});
   EXPECT_TRUE(planning.this_machine);
   EXPECT_TRUE(planning.vars.smt_enabled);
   EXPECT_TRUE(planning.vars.perf_metrics);
@@ -66,7 +66,7 @@ TEST_F(StatSettings, ThisMachinesFactsUnlessTheOptionsSay) {
   options_.smt = Toggle::Off;
   options_.perf_metrics = Toggle::Off;
   options_.counters = 2;
-  planning = plan_stat(options_, ice_lake(), icl_);
+  planning = plan_stat(options_, ice_lake(), icl_, {});
   EXPECT_FALSE(planning.vars.smt_enabled);
   EXPECT_FALSE(planning.vars.perf_metrics);
   EXPECT_EQ(planning.budget.general, 2);
@@ -75,7 +75,7 @@ TEST_F(StatSettings, ThisMachinesFactsUnlessTheOptionsSay) {
 TEST_F(StatSettings, AnotherCpusModelPlansAsThatCpu) {
   ASSERT_FALSE(hsw_.matches(zen4().id));
   options_.smt = Toggle::On;
-  StatPlanning planning = plan_stat(options_, zen4(), hsw_);
+  StatPlanning planning = plan_stat(options_, zen4(), hsw_, {});
   EXPECT_FALSE(planning.this_machine);
   EXPECT_TRUE(planning.vars.smt_enabled);
   EXPECT_TRUE(planning.vars.perf_metrics) << "as the other CPU's kernel would";

@@ -31,7 +31,7 @@ schedule::Plan spr_plan_with_every_info_metric() {
   StatOptions options;
   options.system_wide = true;
   options.all_info = true;
-  const StatPlanning planning = plan_stat(options, cpu, model);
+  const StatPlanning planning = plan_stat(options, cpu, model, {});
   return schedule::make_plan(model, planning.vars, planning.selection, resolver, planning.budget);
 }
 
@@ -72,7 +72,7 @@ TEST(UncorePlan, SocketsAndChasPerSocketComeFromThisMachine) {
   EXPECT_EQ(cpu.sockets, 2);
   cpu.id = {cpu::Vendor::Intel, "GenuineIntel", 6, 0x8F, 0, ""};
   const model::Model model = model::select_model(kModels, cpu.id);
-  const StatPlanning planning = plan_stat(StatOptions{}, cpu, model);
+  const StatPlanning planning = plan_stat(StatOptions{}, cpu, model, {});
   EXPECT_EQ(planning.vars.sockets, 2);
   EXPECT_EQ(planning.vars.chas_per_socket, 3);
 }
