@@ -123,7 +123,6 @@ int run_serve(const ServeOptions& options) {
   settings::check_countable(stat, context.cpu, context.model);
   const std::vector<CoreTypePlan> types = core_type_plans(stat, context);
   const bool several_types = settings::counts_core_types(context.cpu, types);
-  if (several_types) settings::check_serve_core_types(stat);
   collect::Target target = settings::stat_target(stat);
   const bool cpus_counted = !target.cpus.empty();
   // A cgroup's whole is one series per cgroup; its units only when asked.

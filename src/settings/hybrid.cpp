@@ -126,11 +126,4 @@ std::vector<std::vector<collect::CounterGroup>> side_by_side_runs(
   return runs;
 }
 
-void check_serve_core_types(const StatOptions& options) {
-  if (options.cgroups.empty()) return;
-  throw Error(
-      "serve counts each core type of this CPU (P-cores and E-cores, or big and little cores) as a tree of its own, "
-      "which -G does not do yet in serve (stat -G does); leave out -G");
-}
-
 }  // namespace topdown::settings

@@ -94,10 +94,6 @@ std::vector<counts::Place> core_type_places(const std::vector<counts::Place>& pl
 std::vector<std::vector<collect::CounterGroup>> side_by_side_runs(
     const std::vector<std::vector<collect::CounterGroup>>& by_type);
 
-// Throws Error when serve is asked to count cgroups (-G) on a CPU of several
-// core types, which it cannot do yet (stat can).
-void check_serve_core_types(const StatOptions& options);
-
 // Whether `cpu` is hybrid and `model` the tree of one of its core types:
 // the health check then counted on one core type only, so each type plans
 // with the counters its own model declares.

@@ -213,8 +213,15 @@ TEST(Exposition, EachCgroupIsAWholeOfItsOwnSplitIntoItsUnits) {
 }
 
 // Two core types: P-cores on CPUs 0 and 1 (socket 0), E-cores on CPU 2
-// (socket 1), each evaluated with its own model.
+// (socket 1), each evaluated with its own model; with `per_cgroup`, as
+// serve -G counts them.
 struct TwoCoreTypes {
+  explicit TwoCoreTypes(bool per_cgroup = false)
+      : builder{{CoreTypePart{&p_evaluator, "tiny", run_of("tiny"), "P-core", {}},
+                 CoreTypePart{&e_evaluator, "tiny_e", run_of("tiny_e"), "E-core", {}}},
+                ScopePlan{"machine", aggregate::View::Socket, &kTopology, per_cgroup},
+                std::chrono::milliseconds(100)} {}
+
   model::Model p_model = testing::tiny_model();
   model::Model e_model = [] {
     model::Model model = testing::tiny_model();
@@ -228,15 +235,16 @@ struct TwoCoreTypes {
     run.model_name = model;
     return run;
   }
-  SnapshotBuilder builder{{CoreTypePart{&p_evaluator, "tiny", run_of("tiny"), "P-core", {}},
-                           CoreTypePart{&e_evaluator, "tiny_e", run_of("tiny_e"), "E-core", {}}},
-                          ScopePlan{"machine", aggregate::View::Socket, &kTopology, false},
-                          std::chrono::milliseconds(100)};
+  SnapshotBuilder builder;
 
   std::shared_ptr<const Snapshot> interval(double time_s, double p0, double p1, double e2) {
-    const std::vector<counts::Place> all = places({p0, p1, e2});
-    const std::vector<counts::Place> p_cores(all.begin(), all.begin() + 2);
-    const std::vector<counts::Place> e_cores(all.begin() + 2, all.end());
+    return interval(time_s, places({p0, p1, e2}));
+  }
+  // `cpus`: CPU0 and CPU1's places first, then CPU2's, for each cgroup.
+  std::shared_ptr<const Snapshot> interval(double time_s, const std::vector<counts::Place>& cpus) {
+    std::vector<counts::Place> p_cores;
+    std::vector<counts::Place> e_cores;
+    for (const counts::Place& place : cpus) (place.label == "CPU2" ? e_cores : p_cores).push_back(place);
     const counts::Sample p_sum = sum_of(p_cores);
     const counts::Sample e_sum = sum_of(e_cores);
     return builder.add(time_s, {{&p_sum, &p_cores}, {&e_sum, &e_cores}});
@@ -282,6 +290,47 @@ TEST(Exposition, EachCoreTypesSeriesCarryItsTypeAndModel) {
   EXPECT_EQ(snapshot->scopes[2].report.core_type, "E-core");
   EXPECT_EQ(snapshot->scopes[2].report.run.model_name, "tiny_e");
   EXPECT_NEAR(*snapshot->scopes[2].report.evaluation.find("Busy")->value, 0.75, 1e-12);
+}
+
+TEST(Exposition, EachCgroupIsSplitByCoreType) {
+  TwoCoreTypes f(true);
+  std::vector<counts::Place> cpus;
+  for (counts::Place place : places({2000, 1000, 3000})) cpus.emplace_back(place.label, place.sample, "/web");
+  // /batch ran on the P-cores only.
+  for (counts::Place place : places({400, 400, 0})) {
+    if (place.label == "CPU2") {
+      for (auto& [key, count] : place.sample.events) count = {0, 0, 0};
+    }
+    cpus.emplace_back(place.label, place.sample, "/batch");
+  }
+  const std::shared_ptr<const Snapshot> snapshot = f.interval(0.1, cpus);
+  const std::string text = write_exposition(*snapshot);
+  // /web: P-cores 3000 of 8000 slots, E-cores 3000 of 4000; /batch: P-cores 800 of 8000.
+  EXPECT_TRUE(has_line(
+      text,
+      R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="cgroup",cgroup="/web",core_type="P-core",model="tiny"} 0.375)"))
+      << text;
+  EXPECT_TRUE(has_line(
+      text,
+      R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="cgroup",cgroup="/web",core_type="E-core",model="tiny_e"} 0.75)"))
+      << text;
+  EXPECT_TRUE(has_line(
+      text,
+      R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="socket",socket="1",cgroup="/web",core_type="E-core",model="tiny_e"} 0.75)"))
+      << text;
+  EXPECT_TRUE(has_line(
+      text,
+      R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="cgroup",cgroup="/batch",core_type="P-core",model="tiny"} 0.1)"))
+      << text;
+  EXPECT_TRUE(has_line(
+      text,
+      R"(topdown_node_omitted{node="Busy",level="1",parent="",reason="idle",scope="cgroup",cgroup="/batch",core_type="E-core",model="tiny_e"} 1)"))
+      << text;
+  EXPECT_EQ(text.find(R"(scope="machine")"), std::string::npos) << text;
+  EXPECT_EQ(text.find(R"(socket="1",cgroup="/web",core_type="P-core")"), std::string::npos) << text;
+  if (std::system("command -v promtool >/dev/null 2>&1") == 0) {
+    EXPECT_EQ(promtool_complaints(text), "");
+  }
 }
 
 TEST(Exposition, ACpuOfOneCoreTypeHasNoCoreTypeLabel) {

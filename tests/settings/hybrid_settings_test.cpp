@@ -279,20 +279,6 @@ TEST_F(HybridStat, EachTypesGroupsCountTheCgroupsOnItsOwnCpus) {
   EXPECT_EQ(some[1].front().cpus, range(8, 11));
 }
 
-TEST(CoreTypeOptions, ServeRefusesCgroupsByName) {
-  StatOptions options;
-  EXPECT_NO_THROW(check_serve_core_types(options));
-  options.cgroups = {"/app.slice"};
-  try {
-    check_serve_core_types(options);
-    FAIL() << "-G was accepted";
-  } catch (const Error& error) {
-    EXPECT_STREQ(error.what(),
-                 "serve counts each core type of this CPU (P-cores and E-cores, or big and little cores) as a tree of "
-                 "its own, which -G does not do yet in serve (stat -G does); leave out -G");
-  }
-}
-
 TEST(CoreTypeCounts, EachTypeGetsItsOwnEventsBack) {
   counts::Sample both;
   both.duration_s = 2;
