@@ -19,6 +19,19 @@ bool assign(const std::vector<const events::Encoding*>& events, size_t index, in
   return false;
 }
 
+// A Haswell server CBo or Skylake server CHA has one filter register, which
+// perf's config1 sets: the events of one group must agree on it, or the
+// kernel never schedules the group. Events without a filter leave it alone.
+bool one_box_filter(const std::vector<events::Encoding>& group) {
+  const events::Encoding* filtered = nullptr;
+  for (const auto& event : group) {
+    if (event.config1 == 0) continue;
+    if (filtered && filtered->config1 != event.config1) return false;
+    filtered = &event;
+  }
+  return true;
+}
+
 }  // namespace
 
 int Group::general_counters_used(const CounterBudget& budget) const {
@@ -32,7 +45,9 @@ bool fits(const std::vector<events::Encoding>& group, const CounterBudget& budge
   if (group.empty()) return true;
   if (!is_core_pmu(group.front().pmu, budget)) {
     // Uncore, msr and software PMUs: no shared limit, but the counters an
-    // event names (Haswell's arbiter occupancy only on counter 0) still bind.
+    // event names (Haswell's arbiter occupancy only on counter 0) and the
+    // box's filter register still bind.
+    if (!one_box_filter(group)) return false;
     std::vector<const events::Encoding*> all;
     for (const auto& event : group) all.push_back(&event);
     std::vector<bool> taken(64, false);

@@ -138,6 +138,11 @@ EVENT_NAMES = {
     "FREERUN_DRAM_ENERGY_STATUS": ("power/energy-dram/", 2 ** 16),
 }
 
+# A box filter a metric sets on an uncore event: topdown names the filtered
+# event after it (UNC_C_TOR_INSERTS.MISS_OPCODE:opc=0x182 is
+# UNC_C_TOR_INSERTS.MISS_OPCODE.OPC_0x182; filter1=0x40433 gives .FILTER1_0x40433).
+BOX_FILTER = re.compile(r"(filter1|opc)=(0x[0-9a-fA-F]+)")
+
 # Machine sizes perfmon names as constants: the name written into the counts
 # file, and the range its random value is drawn from.
 MACHINE_SIZES = {
@@ -367,7 +372,20 @@ def read_through_base_formulas(metrics, tree):
 
 
 def topdown_event(perfmon_name):
-    return EVENT_NAMES.get(perfmon_name, (perfmon_name, 1))[0]
+    return topdown_event_and_scale(perfmon_name)[0]
+
+
+def topdown_event_and_scale(perfmon_name):
+    """topdown's name of a perfmon event, and what its count is divided by."""
+    if perfmon_name in EVENT_NAMES:
+        return EVENT_NAMES[perfmon_name]
+    base, *modifiers = perfmon_name.split(":")
+    filters = [BOX_FILTER.fullmatch(m) for m in modifiers if BOX_FILTER.fullmatch(m)]
+    if not filters:
+        return perfmon_name, 1
+    for found in filters:
+        base += f".{found.group(1).upper()}_{found.group(2)}"
+    return ":".join([base] + [m for m in modifiers if not BOX_FILTER.fullmatch(m)]), 1
 
 
 # ----------------------------------------------------------- settings
@@ -457,7 +475,7 @@ class Reference:
 
     def event(self, perfmon_name):
         if self.setting.reads_register(perfmon_name):
-            name, scale = EVENT_NAMES.get(perfmon_name, (perfmon_name, 1))
+            name, scale = topdown_event_and_scale(perfmon_name)
             return self.count(name) / scale
         if perfmon_name == SLOTS_LEFT_OVER:
             return self.count(SLOTS_EVENT) - sum(self.count(e) for e in GENERAL_COUNTER_SLOTS.values())

@@ -38,6 +38,21 @@ TEST(Fits, UncoreEventsAreLimitedOnlyByTheirOwnCounters) {
   EXPECT_TRUE(fits(many, {2, 0}));
 }
 
+TEST(Fits, EventsOfOneGroupAgreeOnTheBoxFilter) {
+  auto cha = [](const std::string& name, uint64_t filter) {
+    events::Encoding e = event(name);
+    e.pmu = "uncore_cha";
+    e.config1 = filter;
+    return e;
+  };
+  // Skylake server: occupancy and inserts of local data reads share CHA filter 1.
+  const uint64_t local_reads = 0x40432ull << 32;
+  const uint64_t remote_reads = 0x40431ull << 32;
+  EXPECT_TRUE(fits({cha("occupancy", local_reads), cha("inserts", local_reads), cha("clockticks", 0)}, {4, 0}));
+  EXPECT_FALSE(fits({cha("local", local_reads), cha("remote", remote_reads)}, {4, 0}));
+  EXPECT_FALSE(fits({cha("clockticks", 0), cha("local", local_reads), cha("remote", remote_reads)}, {4, 0}));
+}
+
 TEST(Fits, HonoursCounterMasksWithAMatching) {
   // Counter 0 only, and counters 0-1: fits only as a=0, b=1.
   EXPECT_TRUE(fits({event("a", 0b01), event("b", 0b11)}, {4, 0}));

@@ -18,11 +18,13 @@ namespace {
 const std::filesystem::path kModels = std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models";
 const std::filesystem::path kFixture = std::filesystem::path(TOPDOWN_SOURCE_DIR) / "tests/data/sysfs-spr";
 
-schedule::Plan spr_plan_with_every_info_metric() {
+// The fixture's boxes with the model of the Intel CPU `model` (family 6).
+schedule::Plan plan_with_every_info_metric(int model_number = 0x8F, int stepping = 0) {
   cpu::CpuInfo cpu = cpu::detect(kFixture / "sys", kFixture / "proc");
   cpu.id.vendor = cpu::Vendor::Intel;
   cpu.id.family = 6;
-  cpu.id.model = 0x8F;
+  cpu.id.model = model_number;
+  cpu.id.stepping = stepping;
   cpu.working_counters = 8;
   const model::Model model = model::select_model(kModels, cpu.id);
   events::ResolverConfig config = events::resolver_config(model, cpu);
@@ -36,7 +38,7 @@ schedule::Plan spr_plan_with_every_info_metric() {
 }
 
 TEST(UncorePlan, UncoreInfoMetricsArePlannedOnTheirUnitsBoxes) {
-  const schedule::Plan plan = spr_plan_with_every_info_metric();
+  const schedule::Plan plan = plan_with_every_info_metric();
   for (const char* metric : {"Info_System_DRAM_BW_Use", "Info_System_MEM_Read_Latency", "Info_System_Socket_CLKS",
                              "Info_System_Uncore_Frequency", "Info_System_MEM_Parallel_Reads",
                              "Info_System_IO_Write_BW", "Info_System_UPI_Data_Transmit_BW", "iio_bandwidth_read"}) {
@@ -63,6 +65,30 @@ TEST(UncorePlan, UncoreInfoMetricsArePlannedOnTheirUnitsBoxes) {
   EXPECT_EQ(events_by_pmu["uncore_cha_0"], (std::set<std::string>{"UNC_CHA_CLOCKTICKS:one_unit"}));
   EXPECT_TRUE(events_by_pmu["uncore_upi"].count("UNC_UPI_TXL_FLITS.ALL_DATA"));
   EXPECT_TRUE(events_by_pmu["uncore_iio"].count("UNC_IIO_DATA_REQ_OF_CPU.MEM_READ.ALL_PARTS"));
+}
+
+// Skylake server (model 0x55, stepping 4): the CHA's filter 1 is perf's
+// config1 high half, one value per group (a box has one filter register).
+TEST(UncorePlan, SkylakeServerBoxFiltersAreConfig1AndOneAGroup) {
+  const schedule::Plan plan = plan_with_every_info_metric(0x55, 4);
+  for (const char* metric : {"Info_System_MEM_Read_Latency", "Info_System_MEM_Parallel_Reads",
+                             "numa_reads_addressed_to_local_dram", "llc_data_read_demand_plus_prefetch_miss_latency"}) {
+    EXPECT_NE(std::find(plan.nodes.begin(), plan.nodes.end(), metric), plan.nodes.end()) << metric;
+  }
+  std::map<std::string, uint64_t> filters;
+  for (const schedule::Group& group : plan.groups) {
+    if (group.pmu != "uncore_cha") continue;
+    std::set<uint64_t> group_filters;
+    for (const events::Encoding& event : group.events) {
+      filters[event.name] = event.config1;
+      if (event.config1 != 0) group_filters.insert(event.config1);
+    }
+    EXPECT_LE(group_filters.size(), 1u);
+  }
+  EXPECT_EQ(filters["UNC_CHA_TOR_OCCUPANCY.IA_MISS_DRD"], 0x40433ull << 32);
+  EXPECT_EQ(filters["UNC_CHA_TOR_INSERTS.IA_MISS.FILTER1_0x40432"], 0x40432ull << 32);
+  EXPECT_EQ(filters["UNC_CHA_TOR_INSERTS.IA_MISS.FILTER1_0x40431"], 0x40431ull << 32);
+  EXPECT_EQ(filters["UNC_CHA_REQUESTS.READS_LOCAL"], 0u);
 }
 
 // The fixture's CPUs 0-3 sit on package 0 and 4-7 on package 1, and it

@@ -44,6 +44,16 @@ UNCORE_PMUS = {"CHA": "uncore_cha", "iMC": "uncore_imc", "IMC": "uncore_imc", "U
 IIO_MASK_TERMS = {"PortMask": "ch_mask", "FCMask": "fc_mask"}
 # Modifiers of uncore events: one_unit counts on the first box only.
 UNCORE_MODIFIER = re.compile(r"c\d+|one_unit")
+# A box filter a metric sets on an event (filter1=0x40433, opc=0x182).
+FILTER_MODIFIER = re.compile(r"(filter1|opc)=(0x[0-9a-fA-F]+)")
+# The box filters topdown programs, through perf's config1, whose low half
+# the kernel writes to a box's filter register 0 and high half to register 1:
+# Skylake and Cascade Lake server CHAs' filter 1 whole (perfmon's FILTER_VALUE
+# or a metric's filter1=), and Haswell and Broadwell server CBos' opcode
+# field, filter 1 bits 20-28 (a metric's opc=).
+CHA_FILTER1 = {"Filter1", "CHAFilter1[31:0]", "CHAfilter1"}
+CBO_OPCODE_FILTER = "CBoFilter1[28:20]"
+CBO_OPCODE_BITS = 9
 
 
 class EventTable:
@@ -58,6 +68,9 @@ class EventTable:
         self.retire_latencies = retire_latencies
         self.shared = shared_event_names()
         self.used = set()
+        # An uncore event with the box filter a metric sets, by the name formulas
+        # use (filtered_name): its perfmon event and the filter modifiers.
+        self.filtered = {}
         self.latencies_used = {}  # event -> perfmon's mean, or None where the run must measure it
 
     def spell(self, perfmon_event, where):
@@ -100,12 +113,18 @@ class EventTable:
                       if name in self.events or name in self.extra_events}
 
     def spell_uncore(self, base, modifiers, perfmon_event):
-        uncore_encoding(self.uncore_events[base], self.uncore_counters(base))  # raises when it cannot be counted
-        for modifier in modifiers:
+        filters = [m for m in modifiers if FILTER_MODIFIER.fullmatch(m)]
+        others = [m for m in modifiers if m not in filters]
+        # Raises when it cannot be counted.
+        uncore_encoding(self.uncore_events[base], self.uncore_counters(base), filters)
+        for modifier in others:
             if not UNCORE_MODIFIER.fullmatch(modifier):
                 raise NotCountable(f"topdown has no uncore modifier '{modifier}' ({perfmon_event})")
-        self.used.add(base)
-        return ":".join([base] + modifiers)
+        name = filtered_name(base, filters)
+        if filters:
+            self.filtered[name] = (base, filters)
+        self.used.add(name)
+        return ":".join([name] + others)
 
     def countable_uncore(self, base):
         try:
@@ -157,6 +176,9 @@ class EventTable:
                 lines.append(f"{name} = {self.extra_events[name]}")
             elif name in self.events:
                 lines.append(f"{name} = {encoding(self.events[name], all_counters)}")
+            elif name in self.filtered:
+                base, filters = self.filtered[name]
+                lines.append(f"{name} = {uncore_encoding(self.uncore_events[base], self.uncore_counters(base), filters)}")
             else:
                 lines.append(f"{name} = {uncore_encoding(self.uncore_events[name], self.uncore_counters(name))}")
         return "\n".join(lines) + "\n"
@@ -190,10 +212,44 @@ def encoding(event, all_counters):
     return "cpu/" + ",".join(terms) + "/" + restriction
 
 
-def uncore_encoding(event, unit_counters):
-    """An uncore event on its unit's PMU family; raises NotCountable for what
-    topdown cannot program (box filter registers, other units' port masks,
-    fixed and free-running counters, units it does not know)."""
+def filtered_name(base, filters):
+    """The name formulas and the event table give an uncore event with a box
+    filter of a metric's: UNC_C_TOR_INSERTS.MISS_OPCODE:opc=0x182 is
+    UNC_C_TOR_INSERTS.MISS_OPCODE.OPC_0x182; without filters, `base`."""
+    for modifier in filters:
+        term, value = FILTER_MODIFIER.fullmatch(modifier).groups()
+        base += f".{term.upper()}_{value}"
+    return base
+
+
+def box_filter_config1(event, filters):
+    """perf's config1 for the box filter the event needs (its FILTER_VALUE, or
+    the metric's filter1=/opc= modifiers); 0 for an event without one. Raises
+    NotCountable for a filter topdown does not program or a value it lacks."""
+    name = event["EventName"]
+    given = dict(FILTER_MODIFIER.fullmatch(m).groups() for m in filters)
+    wanted = event.get("Filter")
+    if wanted in CHA_FILTER1 and event.get("Unit") == "CHA" and set(given) <= {"filter1"}:
+        value = int(given.get("filter1") or event.get("FILTER_VALUE") or "0", 16)
+        if value == 0:
+            raise NotCountable(f"{name} needs a value for the CHA's filter 1, which neither the event nor the "
+                               "metric gives")
+        return value << 32
+    if wanted == CBO_OPCODE_FILTER and set(given) == {"opc"}:
+        opcode = int(given["opc"], 16)
+        if opcode >= 1 << CBO_OPCODE_BITS:
+            raise NotCountable(f"{name}: opcode {given['opc']} does not fit the CBo's opcode filter")
+        return opcode << (32 + 20)
+    if given:
+        raise NotCountable(f"{name} takes no box filter {', '.join(sorted(given))} topdown programs")
+    return 0
+
+
+def uncore_encoding(event, unit_counters, filters=()):
+    """An uncore event on its unit's PMU family, with the box filter of
+    `filters` (FILTER_MODIFIER items); raises NotCountable for what topdown
+    cannot program (other box filters, other units' port masks, fixed and
+    free-running counters, units it does not know)."""
     name = event["EventName"]
     pmu = UNCORE_PMUS.get(event.get("Unit"))
     if pmu is None:
@@ -202,12 +258,13 @@ def uncore_encoding(event, unit_counters):
         raise NotCountable(f"{name} is on a {event['CounterType'].lower()} uncore counter, "
                            "which topdown does not count")
     masks = IIO_MASK_TERMS if pmu == "uncore_iio" else {}
+    config1 = box_filter_config1(event, filters)
     for key in ("PortMask", "FCMask", "ExtSel", "FILTER_VALUE"):
-        if key not in masks and int(event.get(key) or "0", 0) != 0:
+        if key not in masks and int(event.get(key) or "0", 0) != 0 and not (key == "FILTER_VALUE" and config1):
             raise NotCountable(f"{name} needs the uncore term {key}, which topdown does not program")
     # Skylake server's list names the IIO masks a filter ("fc, chnl"): they are the terms above.
-    if event.get("Filter") not in (None, "", "na") and not (masks and set(event["Filter"].replace(" ", "").split(","))
-                                                              <= {"fc", "chnl"}):
+    if event.get("Filter") not in (None, "", "na") and not config1 and not (
+            masks and set(event["Filter"].replace(" ", "").split(",")) <= {"fc", "chnl"}):
         raise NotCountable(f"{name} needs a box filter register ({event['Filter']}), "
                            "which topdown does not program")
     umask_ext = int(event.get("UMaskExt") or "0", 16)
@@ -218,6 +275,8 @@ def uncore_encoding(event, unit_counters):
     terms += [f"{term}={int(event[key], 16):#x}" for key, term in masks.items() if int(event.get(key) or "0", 16)]
     if int(event.get("CounterMask") or "0", 0) != 0:
         terms.append(f"thresh={int(event['CounterMask'], 0)}")
+    if config1:
+        terms.append(f"config1={config1:#x}")
     # Always listed: the scheduler knows an uncore box's counters only from its events.
     counters = {int(c) for c in event.get("Counter", "").split(",") if c.strip().isdigit()} or unit_counters
     return f"{pmu}/{','.join(terms)}/ counters={counter_list(counters)} uncore"
