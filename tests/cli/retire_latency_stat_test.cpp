@@ -22,8 +22,8 @@ class RetireLatencyLive : public ::testing::Test {
   // The one report of `stat --info --json` of `true`.
   nlohmann::json stat(const std::string& options) const {
     const auto out = tree_.root() / "stat.json";
-    const CommandResult r =
-        run_command(kTopdown + " stat --model " + kModel + " --info --json -o " + out.string() + " " + options + " -- true");
+    const CommandResult r = run_command(kTopdown + " stat --model " + kModel + " --info --json -o " + out.string() +
+                                        " " + options + " -- true");
     EXPECT_EQ(r.exit_code, 0) << r.err;
     const auto reports = json_reports(slurp(out.string()));
     EXPECT_EQ(reports.size(), 1u);

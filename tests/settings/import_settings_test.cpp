@@ -19,7 +19,9 @@ class ImportSettings : public ::testing::Test {
     options_.report.level = 1;
   }
 
-  ImportDecision decide() { return decide_import(options_, read_measured_machine(options_), model_, resolver_, file_, sample_); }
+  ImportDecision decide() {
+    return decide_import(options_, read_measured_machine(options_), model_, resolver_, file_, sample_);
+  }
   void count(const std::string& event, double value) { sample_.events[event] = {value, 10, 10}; }
 
   model::Model model_ = model::load_model(kModels / "icl.model");
