@@ -139,11 +139,7 @@ int Topology::socket_count() const {
 int Topology::cores_per_socket() const {
   std::map<int, std::set<int>> cores;  // by socket
   for (const auto& [cpu, where] : cpus_) cores[where.socket].insert(where.core);
-  if (cores.empty()) return 0;
-  const size_t first = cores.begin()->second.size();
-  const bool alike =
-      std::all_of(cores.begin(), cores.end(), [&](const auto& socket) { return socket.second.size() == first; });
-  return alike ? static_cast<int>(first) : 0;
+  return cpu::alike_cores_per_socket(cores);
 }
 
 }  // namespace topdown::aggregate

@@ -7,9 +7,10 @@ namespace topdown::cli {
 
 void CoreTypeRecord::add(std::vector<report::Report> reports, const model::Model& model, bool ran) {
   std::optional<double> cycles = 0.0;
+  const bool has_cycles = ran || !ran_anywhere_;
   for (report::Report& report : reports) {
     report.core_type = model.core_type;
-    if (!ran) continue;
+    if (!has_cycles) continue;
     const counts::Count* clock = report.sample.find(model.clock);
     const std::optional<double> scaled = clock ? clock->scaled() : std::nullopt;
     cycles = cycles && scaled ? std::optional(*cycles + *scaled) : std::nullopt;

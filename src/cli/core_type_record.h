@@ -13,9 +13,17 @@ namespace topdown::cli {
 
 class CoreTypeRecord {
  public:
+  // `ran_anywhere`: the target ran on some core type in the record's time;
+  // `every_type`: the columns view, which keeps each type's block on every line.
+  CoreTypeRecord(bool ran_anywhere, bool every_type) : ran_anywhere_(ran_anywhere), every_type_(every_type) {}
+
+  // Whether the record reports a core type the target ran (`ran`) or did
+  // not run on: every type it ran on; every type, n/a, when it ran on none
+  // (as an interval it slept through); every type with `every_type`.
+  bool shows(bool ran) const { return ran || !ran_anywhere_ || every_type_; }
+
   // One core type's reports (one, or one per unit), evaluated with `model`;
-  // `ran` false for a type the target did not run on, whose cycles are none
-  // (its reports n/a, kept where every record shows every type).
+  // a type the target did not run on while it ran on another has no cycles.
   void add(std::vector<report::Report> reports, const model::Model& model, bool ran);
 
   // The reports; with `shares`, each type's first report carries its
@@ -24,6 +32,8 @@ class CoreTypeRecord {
   std::vector<report::Report> take(bool shares);
 
  private:
+  bool ran_anywhere_;
+  bool every_type_;
   std::vector<report::Report> reports_;
   std::vector<std::pair<size_t, std::optional<double>>> cycles_;  // per type: its first report, its cycles
 };

@@ -244,15 +244,13 @@ class CoreTypeAnalyses {
     if (core_pmus_.empty()) return analyses_.front().analysis->reports(interval, file);
     const bool ran_anywhere = std::any_of(analyses_.begin(), analyses_.end(),
                                           [&](const CoreType& type) { return import::ran_on(interval, type.pmu); });
-    CoreTypeRecord record;
+    CoreTypeRecord record(ran_anywhere, options_.report.columns);
     for (CoreType& type : analyses_) {
-      // An interval the task slept through is reported for every type, n/a;
-      // the columns view keeps every type's block on every line.
       const bool ran = import::ran_on(interval, type.pmu);
-      if (ran_anywhere && !ran && !options_.report.columns) continue;
+      if (!record.shows(ran)) continue;
       record.add(type.analysis->reports(import::core_type_interval(interval, type.pmu, core_pmus_),
                                         import::core_type_file(file, type.pmu, core_pmus_)),
-                 type.analysis->model(), ran || !ran_anywhere);
+                 type.analysis->model(), ran);
     }
     core_type_reports_ = record.take(!per_unit());
     return core_type_reports_;

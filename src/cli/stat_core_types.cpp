@@ -31,9 +31,7 @@ std::vector<CoreTypePlan> core_type_plans(const StatOptions& options, const Cont
   std::vector<CoreTypePlan> plans;
   std::vector<model::Model> models = core_type_models(context.model, context.cpu, options.metrics_file);
   std::fputs(uncounted_core_kinds_warning(context.cpu, models).c_str(), stderr);
-  const model::RetireLatencies given_latencies = options.retire_latencies.empty()
-                                                     ? model::RetireLatencies{}
-                                                     : model::read_retire_latency_file(options.retire_latencies);
+  const model::RetireLatencies given_latencies = model::read_retire_latency_file(options.retire_latencies);
   for (model::Model& model : models) {
     const events::Resolver resolver = resolver_for(model, context.cpu);
     const settings::StatPlanning planning = settings::plan_stat(options, context.cpu, model, given_latencies);
@@ -73,14 +71,14 @@ int count_core_types(const StatOptions& options, const cpu::CpuInfo& cpu, const 
     std::vector<counts::Sample> samples;
     for (const CountedType& type : counted) samples.push_back(settings::core_type_counts(sample, type.placement.pmu));
     const bool ran_anywhere = std::any_of(samples.begin(), samples.end(), counted_anything);
-    CoreTypeRecord record;
+    CoreTypeRecord record(ran_anywhere, options.report.columns);
     for (size_t i = 0; i < counted.size(); ++i) {
       const bool ran = counted_anything(samples[i]);
-      if (ran_anywhere && !ran && !options.report.columns) continue;
+      if (!record.shows(ran)) continue;
       const Analysis& analysis = *counted[i].analysis;
       record.add(analysis.reports(samples[i], settings::core_type_places(places, counted[i].placement.pmu),
                                   run_of(analysis), notes),
-                 counted[i].type->model, ran || !ran_anywhere);
+                 counted[i].type->model, ran);
     }
     return record.take(one_report_a_type);
   };

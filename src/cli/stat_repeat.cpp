@@ -141,10 +141,10 @@ int count_repeated(const StatOptions& options, const cpu::CpuInfo& cpu, const st
     // Each core type the command ran on (all of them, n/a, if it ran on
     // none; the columns view keeps every type).
     const bool ran_anywhere = std::any_of(trees.begin(), trees.end(), [](const auto& tree) { return tree.ran; });
-    CoreTypeRecord record;
+    CoreTypeRecord record(ran_anywhere, options.report.columns);
     for (RepeatedTree& tree : trees) {
-      if (ran_anywhere && !tree.ran && !options.report.columns) continue;
-      record.add({summary_of(options, tree, series, note)}, tree.type->model, tree.ran || !ran_anywhere);
+      if (!record.shows(tree.ran)) continue;
+      record.add({summary_of(options, tree, series, note)}, tree.type->model, tree.ran);
     }
     reports = record.take(true);
   } else {

@@ -81,9 +81,7 @@ int count_and_report(const StatOptions& options, const Context& context, const s
   collect::WorkloadResult result;
   std::vector<std::string> notes;
   if (options.no_multiplex) {
-    std::vector<std::vector<collect::CounterGroup>> runs;
-    for (const collect::CounterGroup& group : groups) runs.push_back({group});
-    result = count_once_each(target, runs, collect_options, notes);
+    result = count_once_each(target, collect::one_group_a_run(groups), collect_options, notes);
   } else {
     result = collect::collect(target, groups, collect_options, intervals);
   }

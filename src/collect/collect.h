@@ -127,14 +127,14 @@ struct CombinedRuns {
   WorkloadResult result;          // every run's events, in the sum and per place; elapsed_s the runs' mean
   std::vector<double> elapsed_s;  // each run's, in order
 };
-// Stops early (fewer runs than groups) when a run was interrupted by a
-// signal. Throws Error when `target` has no command to rerun.
-CombinedRuns run_once_per_group(const Target& target, const std::vector<CounterGroup>& groups, const Options& options);
-// The same with several groups a run, which never compete for counters (a
-// hybrid CPU's core types' groups, each on its own PMU): `runs` lists each
-// run's groups.
+// `runs` lists each run's groups: one group (one_group_a_run), or several
+// that never compete for counters (a hybrid CPU's core types' groups, each
+// on its own PMU). Stops early (fewer runs than listed) when a run was
+// interrupted by a signal. Throws Error when `target` has no command to rerun.
 CombinedRuns run_once_each(const Target& target, const std::vector<std::vector<CounterGroup>>& runs,
                            const Options& options);
+// Each group in a run of its own.
+std::vector<std::vector<CounterGroup>> one_group_a_run(const std::vector<CounterGroup>& groups);
 // Each event from the run that counted it (per place: the place of the same
 // label in that run); the exit status of the last run.
 CombinedRuns combine_runs(const std::vector<WorkloadResult>& runs);

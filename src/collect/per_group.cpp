@@ -28,10 +28,10 @@ counts::Sample& same_place(std::vector<counts::Place>& places, const counts::Pla
 
 }  // namespace
 
-CombinedRuns run_once_per_group(const Target& target, const std::vector<CounterGroup>& groups, const Options& options) {
+std::vector<std::vector<CounterGroup>> one_group_a_run(const std::vector<CounterGroup>& groups) {
   std::vector<std::vector<CounterGroup>> runs;
   for (const CounterGroup& group : groups) runs.push_back({group});
-  return run_once_each(target, runs, options);
+  return runs;
 }
 
 CombinedRuns run_once_each(const Target& target, const std::vector<std::vector<CounterGroup>>& runs,

@@ -124,4 +124,16 @@ std::vector<int> parse_index_list(std::string_view text, std::string_view what);
 // The reverse: {0, 1, 2, 3, 6} -> "0-3,6" (sorted indexes).
 std::string format_index_list(const std::vector<int>& indexes);
 
+// Cores per socket from each socket's distinct core ids (a map of socket to
+// a set of cores), when every socket has as many; else 0, unknown.
+template <typename CoresBySocket>
+int alike_cores_per_socket(const CoresBySocket& cores_by_socket) {
+  if (cores_by_socket.empty()) return 0;
+  const size_t first = cores_by_socket.begin()->second.size();
+  for (const auto& [socket, cores] : cores_by_socket) {
+    if (cores.size() != first) return 0;
+  }
+  return static_cast<int>(first);
+}
+
 }  // namespace topdown::cpu

@@ -45,12 +45,10 @@ std::map<std::string, std::set<std::string>> cores_by_package(const fs::path& cp
 // Cores per socket where every package has as many (else 0: unknown); a
 // kernel without core_id files gives none.
 int count_cores_per_socket(const std::map<std::string, std::set<std::string>>& cores) {
-  if (cores.empty()) return 0;
-  const size_t first = cores.begin()->second.size();
   for (const auto& [package, ids] : cores) {
-    if (ids.size() != first || ids.count("") != 0) return 0;
+    if (ids.count("") != 0) return 0;
   }
-  return static_cast<int>(first);
+  return alike_cores_per_socket(cores);
 }
 
 bool smt_active(const fs::path& cpu_dir) {

@@ -14,7 +14,7 @@ std::optional<std::string_view> retire_latency_event(std::string_view name) {
   return event;
 }
 
-void RetireLatencyRows::add(std::string_view event, double cycles, std::map<std::string, double, std::less<>>& means) {
+void RetireLatencyRows::add(std::string_view event, double cycles, model::RetireLatencies& means) {
   std::string name = model::retire_latency_name(event);
   auto& [sum, rows] = sums_[name];
   sum += cycles;

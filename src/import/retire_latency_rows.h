@@ -8,6 +8,8 @@
 #include <string_view>
 #include <utility>
 
+#include "model/dependencies.h"
+
 namespace topdown::import {
 
 // EVENT of a retire-latency row's name; nullopt for any other name.
@@ -18,7 +20,7 @@ class RetireLatencyRows {
  public:
   // Adds a row and writes the event's mean so far into `means`, by formula
   // name (model::retire_latency_name).
-  void add(std::string_view event, double cycles, std::map<std::string, double, std::less<>>& means);
+  void add(std::string_view event, double cycles, model::RetireLatencies& means);
 
  private:
   std::map<std::string, std::pair<double, size_t>, std::less<>> sums_;  // by formula name: sum, rows

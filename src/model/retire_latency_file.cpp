@@ -26,6 +26,7 @@ std::optional<double> cycles_of(const nlohmann::json& mean) {
 }  // namespace
 
 RetireLatencies read_retire_latency_file(const std::filesystem::path& file) {
+  if (file.empty()) return {};
   const std::string what = "retire latency file " + file.string();
   std::ifstream in = open_input(file, "retire latency file", "name a *_retire_latency.json file",
                                 "check the path given to --retire-latencies");

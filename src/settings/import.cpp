@@ -24,8 +24,7 @@ bool has_topdown_metrics(const counts::Sample& sample, const events::Resolver& r
 MeasuredMachine read_measured_machine(const ImportOptions& options) {
   MeasuredMachine measured;
   if (!options.topology.empty()) measured.topology = aggregate::Topology::read_lscpu(options.topology);
-  if (!options.retire_latencies.empty())
-    measured.retire_latencies = model::read_retire_latency_file(options.retire_latencies);
+  measured.retire_latencies = model::read_retire_latency_file(options.retire_latencies);
   return measured;
 }
 

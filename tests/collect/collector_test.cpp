@@ -367,8 +367,8 @@ TEST(RunOncePerGroup, RunsTheCommandForEachGroup) {
   testing::TempDir dir;
   const auto log = dir.path() / "runs";
   const CombinedRuns combined =
-      run_once_per_group(Target{{"sh", "-c", "echo run >> \"$0\"", log.string()}, {}, {}, {}},
-                         {CounterGroup{{kTaskClock}}, CounterGroup{{kPageFaults}}}, Options{});
+      run_once_each(Target{{"sh", "-c", "echo run >> \"$0\"", log.string()}, {}, {}, {}},
+                    one_group_a_run({CounterGroup{{kTaskClock}}, CounterGroup{{kPageFaults}}}), Options{});
   EXPECT_EQ(testing::read_text(log), "run\nrun\n");
   EXPECT_EQ(combined.elapsed_s.size(), 2u);
   EXPECT_GT(combined.result.sample.find("task-clock")->value, 0.0);
@@ -393,7 +393,7 @@ TEST(RunOncePerGroup, RunsEachListOfGroupsTogether) {
 
 TEST(RunOncePerGroup, NeedsACommand) {
   try {
-    run_once_per_group(Target{{}, {}, {0}, {}}, {CounterGroup{{kTaskClock}}}, Options{});
+    run_once_each(Target{{}, {}, {0}, {}}, one_group_a_run({CounterGroup{{kTaskClock}}}), Options{});
     FAIL() << "expected an error";
   } catch (const Error& error) {
     EXPECT_STREQ(error.what(), "--no-multiplex runs the command once per counter group; give the command after '--'");

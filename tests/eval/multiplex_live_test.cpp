@@ -54,7 +54,8 @@ TEST(MultiplexLive, RotatingGroupsAgreeWithOneRunPerGroup) {
   for (const auto& group : plan->groups) groups.push_back({group.events});
   const collect::Target target{{TOPDOWN_DEMO_BIN, "alu"}, {}, {}, {}};
   const collect::WorkloadResult rotating = collect::collect(target, groups, collect::Options{});
-  const collect::CombinedRuns separate = collect::run_once_per_group(target, groups, collect::Options{});
+  const collect::CombinedRuns separate =
+      collect::run_once_each(target, collect::one_group_a_run(groups), collect::Options{});
   ASSERT_EQ(rotating.exit_code, 0);
 
   Options options;
