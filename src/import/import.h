@@ -93,7 +93,7 @@ FileInfo read_file(const std::filesystem::path& path, const ReadOptions& options
 std::set<std::string> model_events(const model::Model& model);
 
 // Maps a file's event names onto a model's events: first the model's own
-// names (in any case), then equal encodings (type, config, config1, config2)
+// names (in any case), then equal encodings (PMU, type, config, config1, config2)
 // of the same privilege level, then, for a model event that fixes none, of a
 // level that counts user mode. So `r003c` or `cpu/event=0x3c,umask=0x0/u`
 // feed the model's cycles event and `CPU_CLK_UNHALTED.THREAD:sup` its

@@ -12,12 +12,15 @@
 namespace topdown::import {
 namespace {
 
-// The same counter setting, whatever the privilege level. A fixed-counter
-// event and its general-counter twin (CPU_CLK_UNHALTED.THREAD and _THREAD_P)
-// have one encoding, so they match.
+// The same counter setting of the same PMU, whatever the privilege level. A
+// fixed-counter event and its general-counter twin (CPU_CLK_UNHALTED.THREAD
+// and _THREAD_P) have one encoding, so they match. The PMU's name counts as
+// well as its type: PMUs this machine lacks share one type (kAbsentPmu), and
+// config 0 is msr/tsc/ on one and the uncore clock on another.
 bool same_count(const events::Encoding& model_event, const events::Encoding& file_event) {
-  return model_event.type == file_event.type && model_event.config == file_event.config &&
-         model_event.config1 == file_event.config1 && model_event.config2 == file_event.config2;
+  return model_event.pmu == file_event.pmu && model_event.type == file_event.type &&
+         model_event.config == file_event.config && model_event.config1 == file_event.config1 &&
+         model_event.config2 == file_event.config2;
 }
 
 bool same_privilege(const events::Encoding& model_event, const events::Encoding& file_event) {

@@ -154,6 +154,22 @@ TEST_F(ModelMatching, TheSamePrivilegeLevelWinsWhateverTheFileOrder) {
   EXPECT_EQ(both.sample.find("INST_RETIRED.ANY_P:SUP"), nullptr);
 }
 
+// msr/tsc/ and the uncore clock (UNC_CHA_CLOCKTICKS, UNC_C_CLOCKTICKS) are
+// both config 0 of a PMU this machine lacks: only the PMU tells them apart.
+TEST_F(ModelMatching, AnEncodingMatchesOnlyTheSamePmusEvent) {
+  for (const std::string model : {"icx", "skx", "clx", "hsx", "bdx"}) {
+    SCOPED_TRACE(model);
+    load(model);
+    auto result = translate({"msr/tsc/", "CPU_CLK_UNHALTED.THREAD"});
+    EXPECT_EQ(matcher_->targets("msr/tsc/"), Names{"msr/tsc/"});
+    EXPECT_DOUBLE_EQ(result.sample.find("msr/tsc/")->value, 1);
+    EXPECT_DOUBLE_EQ(result.sample.find("CPU_CLK_UNHALTED.THREAD")->value, 2);
+    for (const auto& [key, count] : result.sample.events) {
+      EXPECT_FALSE(key.event.starts_with("UNC_")) << key.event << " fed by the TSC or the core clock";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace topdown::import
 
