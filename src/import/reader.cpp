@@ -103,6 +103,12 @@ class FileReader {
     return ParseError(SourceLocation{path_, static_cast<int>(lines_.line_number()), 0}, what);
   }
 
+  // perf and topdown end every line: one without an end was cut off, and
+  // its value may be too.
+  void refuse_a_cut_line() const {
+    if (!lines_.line_complete()) throw error_here("the last line has no end of line: the file is truncated");
+  }
+
   template <typename Parse>
   auto parsed(Parse&& parse) const {
     try {
@@ -160,8 +166,7 @@ class FileReader {
     info_.intervals = layout.has_time;
     info_.per_cpu = layout.location != PerfLayout::Location::None;
     do {
-      // perf ends every line: one without an end was cut off.
-      if (!lines_.line_complete()) throw error_here("the last line has no end of line: the file is truncated");
+      refuse_a_cut_line();
       if (!layout.has_time && starts_run(line)) end_run();
       if (!skipped(line)) perf_row(line, layout);
     } while (lines_.next(line));
@@ -291,6 +296,7 @@ class FileReader {
       variable = value;
     };
     do {
+      refuse_a_cut_line();
       const CountsLine parsed_line = parsed([&] { return parse_counts_line(line); });
       switch (parsed_line.kind) {
         case CountsLine::Kind::Blank:

@@ -215,17 +215,16 @@ class Reader {
       pending_.reserve(bytes / 200);
     }
     std::string_view text;
-    size_t last_line = 0;
     while (reader.next(text)) {
-      last_line = reader.line_number();
-      try {
-        read_line(text, reader.line_number());
-      } catch (const ParseError&) {
-        if (reader.line_complete()) throw;
+      // perf script ends every line: a last line without its end was cut
+      // off, perhaps inside a field that still reads (the dso, the ip).
+      if (!reader.line_complete()) {
         recording_.truncated = true;  // only the cut-off last line is lost
         recording_.warnings.push_back(
-            fmt::format("{}:{}: the last line is cut off: read the samples before it", path_, last_line));
+            fmt::format("{}:{}: the last line is cut off: read the samples before it", path_, reader.line_number()));
+        break;
       }
+      read_line(text, reader.line_number());
     }
     finish_frame();
     finish_sample();

@@ -147,5 +147,16 @@ TEST(FailuresImport, TruncatedAndGarbledPerfFiles) {
   EXPECT_NE(read_error("10,,cycles,10,100.00,,\n\x01\x02\x03,,\n").find(":2: "), std::string::npos);
 }
 
+// "instructions 12" may be "instructions 1234567" cut short: a counts file,
+// like perf's, ends its every line.
+TEST(FailuresImport, ACountsFileCutInItsLastLineIsTruncated) {
+  EXPECT_NE(
+      read_error("cycles 1000\ninstructions 12").find(":2: the last line has no end of line: the file is truncated"),
+      std::string::npos);
+  EXPECT_NE(read_error("cycles 1000").find(":1: the last line has no end of line"), std::string::npos);
+  EXPECT_NE(read_error("cycles 1000\ninterval-s 1.").find(":2: the last line has no end of line"), std::string::npos);
+  EXPECT_DOUBLE_EQ(value_of(read_whole("cycles 1000\ninstructions 12\n").whole, "instructions"), 12);
+}
+
 }  // namespace
 }  // namespace topdown::import::testing

@@ -227,6 +227,22 @@ TEST_F(PerfScript, ACutOffLastLineIsReportedNotFatal) {
   EXPECT_NE(recording.warnings[0].find(":2: the last line is cut off"), std::string::npos) << recording.warnings[0];
 }
 
+// A line cut inside its dso, or even after it, still parses: the missing
+// end of line alone says the file was cut.
+TEST_F(PerfScript, ALastLineCutInsideALaterFieldIsReportedToo) {
+  for (const std::string cut : {"401000 main (/usr/bi", "401000 main (/usr/bin/app)", "4010"}) {
+    SCOPED_TRACE(cut);
+    const Recording recording = read(
+        "app 7 1.000001: 500 cpu-clock: 401000 main (/usr/bin/app)\n"
+        "app 7 1.000002: 500 cpu-clock: " +
+        cut);
+    EXPECT_EQ(recording.samples.size(), 1u);
+    EXPECT_TRUE(recording.truncated);
+    ASSERT_EQ(recording.warnings.size(), 1u);
+    EXPECT_NE(recording.warnings[0].find(":2: the last line is cut off"), std::string::npos) << recording.warnings[0];
+  }
+}
+
 TEST_F(PerfScript, MissingFieldsNameTheLineAndTheFieldsToUse) {
   const std::string fields = "perf script -F comm,tid,pid,time,period,event,ip,sym,dso,srcline";
   EXPECT_NE(error_of("app 7 1.000001: cpu-clock: 401000 main (/usr/bin/app)\n").find(":1: no period field"),
