@@ -209,9 +209,12 @@ PerfRow parse_perf_row(std::string_view line, const PerfLayout& layout) {
                             excerpt(trim(fields[value_at + 3])), excerpt(row.event)));
   }
   const auto percent = number_at(value_at + 4, "running percentage");
+  // A counter that never ran counted nothing, whatever value the row shows:
+  // missing, like <not counted>, never a count over no time.
+  if (run_time && *run_time < 1) return row;
   counts::Count& result = row.count.emplace();
   result.value = *counted * raw_units_per(trim(fields[value_at + 1]));
-  if (run_time && *run_time >= 1) {
+  if (run_time) {
     // perf gives the time on the counter and its share of the enabled time.
     result.time_running = nanoseconds(*run_time);
     result.time_enabled = percent && *percent > 0

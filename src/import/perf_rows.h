@@ -30,7 +30,7 @@ struct PerfRow {
   std::string_view time;      // -I timestamp as written, not checked (the reader reads it once an interval)
   std::string_view location;  // "CPU3", "S0-D0-C1", "app-4242"; empty without a location column
   std::string_view event;
-  std::optional<counts::Count> count;  // nullopt: <not counted> or <not supported>
+  std::optional<counts::Count> count;  // nullopt: <not counted>, <not supported> or a run time of 0
 };
 
 // The layout of `line` when it is a perf stat -x row; nullopt otherwise.

@@ -121,6 +121,33 @@ TEST(MultiRunImport, ARunWithoutTheClockIsJoinedThroughTime) {
   EXPECT_NEAR(node(report, "Branch_Mispredicts")["value"].get<double>(), bad_speculation * 0.75, 1e-12);
 }
 
+// A row whose counter never ran (run time 0) is missing from its run, as if
+// the run had no such row; it never stands for a count over no time (which
+// made every level-1 node about 0%).
+TEST(MultiRunImport, ARowThatNeverRanIsMissingNotACountOverNoTime) {
+  const std::string cycles = "1500000000;;cpu/event=0x76/;700000000;100.00;;\n";
+  std::string never_ran = kThreeRuns;
+  never_ran.replace(never_ran.find(cycles), cycles.size(), "1500000000;;cpu/event=0x76/;0;100.00;;\n");
+  std::string without = kThreeRuns;
+  without.erase(without.find(cycles), cycles.size());
+  TempTree tree;
+  const auto report = import_json(tree.write("never_ran.csv", never_ran).string(), "-l2 -v");
+  const auto expected = import_json(tree.write("without.csv", without).string(), "-l2 -v");
+  for (const auto& entry : expected["nodes"]) {
+    SCOPED_TRACE(entry["name"].get<std::string>());
+    EXPECT_EQ(node(report, entry["name"])["value"], entry["value"]);
+    EXPECT_EQ(node(report, entry["name"])["status"], entry["status"]);
+  }
+  // The real recording with its first run's cycles never running: level 1
+  // from the runs' rates, still about all backend.
+  std::string recording = slurp(std::string(TOPDOWN_SOURCE_DIR) + "/tests/data/zen5-ptrchase-3runs.csv");
+  const std::string first_cycles = "5574106661;;cpu/event=0x76/;1279507670;";
+  recording.replace(recording.find(first_cycles), first_cycles.size(), "5574106661;;cpu/event=0x76/;0;");
+  const auto real = import_json(tree.write("real.csv", recording).string(), "-l1");
+  EXPECT_GT(node(real, "Backend_Bound")["value"].get<double>(), 0.95);
+  EXPECT_EQ(real["bottleneck"], "Backend_Bound");
+}
+
 // A real Zen 5 recording (../shared/recordings/zen5-perf-stat, ptrchase run
 // 1, its three groups' files one after another): pooled, its level 1 summed
 // to 90%; each from its run, to 100% as within one group.

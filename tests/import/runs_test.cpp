@@ -40,6 +40,26 @@ TEST(Runs, OneRunIsReadAsBefore) {
   EXPECT_DOUBLE_EQ(value_of(file.whole, "cycles"), 100);
 }
 
+// A row whose counter never ran (run time 0) counted nothing: the event is
+// missing from that run, in a file of one run or of several, never a count
+// over no time (which a run's rescaling would blow up).
+TEST(Runs, ARowThatNeverRanIsMissingFromItsRun) {
+  const WholeFile file = read_whole(
+      "# started on Mon Jan  6 10:00:00 2025\n\n"
+      "5574106661,,cycles,0,100.00,,\n"
+      "10,,only-first,1000000000,100.00,,\n"
+      "# started on Mon Jan  6 10:00:02 2025\n\n"
+      "400,,cycles,1000000000,100.00,,\n");
+  ASSERT_EQ(file.whole.runs.size(), 2u);
+  EXPECT_EQ(file.whole.runs[0].find("cycles"), nullptr);
+  EXPECT_DOUBLE_EQ(file.whole.runs[1].find("cycles")->value, 400);
+  EXPECT_DOUBLE_EQ(*file.whole.sample.find("cycles")->scaled(), 400);  // run 2's alone
+  EXPECT_EQ(file.info.events, (std::vector<std::string>{"cycles", "only-first"}));
+  const WholeFile one_run = read_whole("5574106661,,cycles,0,100.00,,\n10,,instructions,1000000000,100.00,,\n");
+  EXPECT_EQ(one_run.whole.sample.find("cycles"), nullptr);
+  EXPECT_DOUBLE_EQ(value_of(one_run.whole, "instructions"), 10);
+}
+
 TEST(Runs, CopiesAreNumberedByRun) {
   counts::Sample rates;
   rates.events.emplace("cycles", counts::Count{5, 1, 1});
