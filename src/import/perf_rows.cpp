@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "import/perf_units.h"
 #include "import/text_fields.h"
 
 namespace topdown::import {
@@ -44,11 +45,6 @@ size_t split(std::string_view line, char separator, Fields& fields) {
   fields[count++] = line.substr(start);
   return count;
 }
-
-// perf prints RAPL energy (power/energy-*/) in Joules, scaled by the PMU's
-// sysfs scale; the models, like live counting, read the kernel's raw count
-// of 2^-32 J.
-double raw_units_per(std::string_view unit) { return unit == "Joules" ? 4294967296.0 : 1.0; }
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
@@ -213,7 +209,7 @@ PerfRow parse_perf_row(std::string_view line, const PerfLayout& layout) {
   // missing, like <not counted>, never a count over no time.
   if (run_time && *run_time < 1) return row;
   counts::Count& result = row.count.emplace();
-  result.value = *counted * raw_units_per(trim(fields[value_at + 1]));
+  result.value = *counted * kernel_counts_per(trim(fields[value_at + 1]), row.event);
   if (run_time) {
     // perf gives the time on the counter and its share of the enabled time.
     result.time_running = nanoseconds(*run_time);

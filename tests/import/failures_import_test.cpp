@@ -147,6 +147,21 @@ TEST(FailuresImport, TruncatedAndGarbledPerfFiles) {
   EXPECT_NE(read_error("10,,cycles,10,100.00,,\n\x01\x02\x03,,\n").find(":2: "), std::string::npos);
 }
 
+// A unit whose count topdown cannot rebuild is refused, never read as a count.
+TEST(FailuresImport, AUnitThatCannotBeTurnedIntoACountIsRefused) {
+  const std::string mhz = read_error("10,,cycles,10,100.00,,\n1200.00,MHz,i915/actual-frequency/,10,100.00,,\n");
+  EXPECT_NE(mhz.find("counts.txt:2: unit 'MHz' of i915/actual-frequency/ cannot be turned back into the kernel's "
+                     "count"),
+            std::string::npos)
+      << mhz;
+  EXPECT_NE(mhz.find("leave the event out of the perf stat command"), std::string::npos) << mhz;
+  const std::string iio = read_error("2.00,MiB,uncore_iio_free_running_0/bw_in_port0/,10,100.00,,\n");
+  EXPECT_NE(iio.find(":1: uncore_iio_free_running_0/bw_in_port0/ is in MiB, and how many bytes a count of it stands "
+                     "for is known only for the memory controller's events"),
+            std::string::npos)
+      << iio;
+}
+
 // "instructions 12" may be "instructions 1234567" cut short: a counts file,
 // like perf's, ends its every line.
 TEST(FailuresImport, ACountsFileCutInItsLastLineIsTruncated) {

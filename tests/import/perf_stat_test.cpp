@@ -30,7 +30,7 @@ TEST(PerfStat, PlainCsvWithCommentsRunTimeAndPercent) {
   EXPECT_EQ(instructions->time_running, 1000000u);
   EXPECT_EQ(instructions->time_enabled, 2000000u);
   EXPECT_DOUBLE_EQ(*instructions->scaled(), 1500);
-  EXPECT_DOUBLE_EQ(value_of(file.whole, "task-clock"), 12.5);
+  EXPECT_DOUBLE_EQ(value_of(file.whole, "task-clock"), 12.5e6);  // msec: the kernel's count is in ns
   EXPECT_FALSE(file.whole.time_s);
 }
 
@@ -40,6 +40,27 @@ TEST(PerfStat, EnergyInJoulesBecomesTheKernelsRawCount) {
   auto file = read_whole("2.50,Joules,power/energy-pkg/,1000000000,100.00,,\n1000,,cycles,1000000000,100.00,,\n");
   EXPECT_DOUBLE_EQ(value_of(file.whole, "power/energy-pkg/"), 2.5 * 4294967296.0);
   EXPECT_DOUBLE_EQ(value_of(file.whole, "cycles"), 1000);
+}
+
+// perf prints the time events in msec (task-clock, cpu-clock) or ns
+// (duration_time, user_time), the memory controller's traffic in MiB: each
+// is brought back to what the kernel counts (ns, 64-byte lines), which the
+// models' formulas read.
+TEST(PerfStat, EveryUnitBecomesTheKernelsCount) {
+  auto file = read_whole(
+      "796.55,msec,task-clock,796550000,100.00,0.999,CPUs utilized\n"
+      "796.57,msec,cpu-clock,796570000,100.00,0.999,CPUs utilized\n"
+      "797000000,ns,duration_time,797000000,100.00,,\n"
+      "12092000,ns,system_time,12092000,100.00,,\n"
+      "1.50,MiB,uncore_imc/cas_count_read/,797000000,100.00,,\n"
+      "49,,page-faults,796550000,100.00,61.5,/sec\n");
+  EXPECT_DOUBLE_EQ(value_of(file.whole, "task-clock"), 796.55e6);
+  EXPECT_DOUBLE_EQ(value_of(file.whole, "cpu-clock"), 796.57e6);
+  EXPECT_DOUBLE_EQ(value_of(file.whole, "duration_time"), 797000000);
+  EXPECT_DOUBLE_EQ(file.whole.sample.duration_s, 0.797);
+  EXPECT_DOUBLE_EQ(value_of(file.whole, "system_time"), 12092000);
+  EXPECT_DOUBLE_EQ(value_of(file.whole, "uncore_imc/cas_count_read/"), 1.5 * 1048576 / 64);
+  EXPECT_DOUBLE_EQ(value_of(file.whole, "page-faults"), 49);
 }
 
 TEST(PerfStat, SemicolonSeparatorAndPmuSpellingsWithCommas) {
