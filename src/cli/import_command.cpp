@@ -261,7 +261,8 @@ class CoreTypeAnalyses {
  private:
   CoreTypeAnalyses(const ImportOptions& options, const cpu::CpuInfo& cpu)
       : options_(options),
-        models_(core_type_models(cpu, options.cpu, options.metrics_file)),
+        models_(core_type_models(choose_model(cpu.id, options.cpu, options.metrics_file, options.model_file), cpu,
+                                 options.metrics_file)),
         measured_(settings::read_measured_machine(options)),
         arm_core_pmus_(counting_arm_core_pmus(cpu, models_.front())) {}
 
@@ -304,7 +305,7 @@ class CoreTypeAnalyses {
   }
 
   const ImportOptions& options_;
-  std::vector<model::Model> models_;        // this CPU's, or --cpu's: each core type's
+  std::vector<model::Model> models_;        // this CPU's, --cpu's or --model's: each core type's
   settings::MeasuredMachine measured_;      // the FileAnalyses point at it
   std::vector<std::string> arm_core_pmus_;  // counting_arm_core_pmus
   std::vector<std::string> core_pmus_;

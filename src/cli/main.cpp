@@ -136,6 +136,9 @@ int main(int argc, char** argv) {
   import_command->add_option("file", imported.file, "perf stat -x output or counts file (README)")->required();
   add_report_options(*import_command, imported.report);
   import_command->add_option("--cpu", imported.cpu, "Use the model for this CPU (default: this machine's)");
+  import_command->add_option("--model", imported.model_file, "Use the model in FILE (docs/model-format.md)")
+      ->check(CLI::ExistingFile)
+      ->excludes("--cpu");
   add_metrics_file_option(*import_command, imported.metrics_file);
   add_retire_latencies_option(*import_command, imported.retire_latencies);
   add_toggle_option(*import_command, "--smt", imported.smt, "SMT of the measured machine (default: the file's)");

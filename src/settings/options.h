@@ -73,6 +73,7 @@ struct ImportOptions {
   ReportOptions report;
   std::string file;
   std::string cpu;                     // --cpu NAME
+  std::string model_file;              // --model FILE instead of the measured CPU's model
   std::string metrics_file;            // --metrics-file FILE
   std::string retire_latencies;        // --retire-latencies FILE: perfmon's *_retire_latency.json
   Toggle smt = Toggle::Auto;           // --smt on|off; Auto: the file's smt_enabled, else off
