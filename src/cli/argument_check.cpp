@@ -1,6 +1,9 @@
 #include "cli/argument_check.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
 
 #include "common/nearest_names.h"
 #include "common/printable.h"
@@ -79,6 +82,55 @@ std::string parse_error_line(const CLI::App& app, const CLI::ParseError& error) 
   std::string what = error.what();
   std::replace(what.begin(), what.end(), '\n', ' ');
   return command_name(where) + ": " + what + help_hint(where);
+}
+
+std::optional<std::string> option_before_command(const std::vector<std::string>& words,
+                                                 const std::vector<std::string>& commands) {
+  if (words.empty() || !words.front().starts_with('-')) return std::nullopt;
+  const std::string& option = words.front();
+  if (option == "-h" || option == "--help" || option == "--version") return std::nullopt;
+  const auto named = std::find_first_of(words.begin(), words.end(), commands.begin(), commands.end());
+  const std::string command = named == words.end() ? "COMMAND" : *named;
+  return "topdown: '" + printable(option) + "' comes before the command: options follow it, as in 'topdown " + command +
+         " " + printable(option) + " ...'; see 'topdown " + command + " --help'";
+}
+
+std::optional<std::string> value_error(const CLI::App& command) {
+  for (const CLI::Option* option : command.get_options()) {
+    if (option->get_items_expected_min() == 0) continue;  // a flag
+    const std::string name = option->get_name();
+    for (const std::string& value : option->results()) {
+      if (value.empty()) {
+        return command_name(command) + ": " + name + " '': give a value, or leave the option out for its default" +
+               help_hint(command);
+      }
+      if (value.starts_with('=') && !option->get_snames().empty()) {
+        const std::string short_name = "-" + option->get_snames().front();
+        return command_name(command) + ": " + short_name + printable(value) +
+               ": a short option takes its value after a space (" + short_name + " " + printable(value.substr(1)) +
+               ", or " + name + printable(value) + ")" + help_hint(command);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+CLI::Validator number_that(const std::function<bool(double)>& fits, const std::string& what) {
+  return CLI::Validator(
+      [fits, what](const std::string& text) -> std::string {
+        double value = 0;
+        const char* end = text.data() + text.size();
+        const auto [stop, error] = std::from_chars(text.data(), end, value);
+        if (error == std::errc() && stop == end && std::isfinite(value) && fits(value)) return "";
+        return "'" + printable(text) + "' is not " + what;
+      },
+      what);
+}
+
+CLI::Validator process_id_check() {
+  return number_that(
+      [](double pid) { return pid >= 1 && pid <= std::numeric_limits<int>::max() && pid == std::floor(pid); },
+      "a process id (a whole number above 0)");
 }
 
 }  // namespace topdown::cli

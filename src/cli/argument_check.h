@@ -3,6 +3,7 @@
 // unknown or misplaced option is an error naming it (and the nearest valid
 // option), never the start of a command to run.
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,5 +35,24 @@ std::optional<std::string> leftover_error(const CLI::App& command, bool runs_a_c
 // A parse failure of CLI11 as one line that names the subcommand and where to
 // read its options.
 std::string parse_error_line(const CLI::App& app, const CLI::ParseError& error);
+
+// The one-line error for an option before the subcommand ("topdown -l 2
+// stat"), naming the subcommand among `words` (the arguments) when there is
+// one; nullopt when `words` starts with no such option.
+std::optional<std::string> option_before_command(const std::vector<std::string>& words,
+                                                 const std::vector<std::string>& commands);
+
+// The one-line error for a value the parser took but no option can mean, or
+// nullopt: an empty value (-o '', --cpu '': the default would silently take
+// its place), or one that starts with '=' (-l=2: a short option's value
+// follows it without '='). Also for what the parser stored before it failed.
+std::optional<std::string> value_error(const CLI::App& command);
+
+// A check for a number option: the value must be a finite number that
+// `fits` accepts; otherwise "'TEXT' is not WHAT".
+CLI::Validator number_that(const std::function<bool(double)>& fits, const std::string& what);
+
+// -p's check: each of its values a process id.
+CLI::Validator process_id_check();
 
 }  // namespace topdown::cli

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <string_view>
 
 #include "cli/argument_check.h"
 #include "cli/commands.h"
@@ -11,12 +12,18 @@
 #include "cli/serve_command.h"
 #include "collect/collect.h"
 #include "common/error.h"
+#include "common/printable.h"
 
 namespace {
 
 // Like env(1) and timeout(1): a wrapper's own failure must not look like an
 // exit status of the workload it runs.
 constexpr int kTopdownFailed = 125;
+
+// Prints one line of topdown's own to stderr. Messages quote what the user
+// gave (a command name, a file's keys): no byte of it may drive the terminal
+// or split the line.
+void say(std::string_view line) { std::fprintf(stderr, "%s\n", topdown::printable(line).c_str()); }
 
 void add_report_options(CLI::App& command, topdown::cli::ReportOptions& report) {
   command.add_option("-l,--level", report.level, "Tree depth to compute (1-6)")->check(CLI::Range(1, 6));
@@ -78,7 +85,7 @@ void add_live_options(CLI::App& command, topdown::cli::StatOptions& stat) {
   command.add_option("-C,--cpus", stat.cpu_list, "Count everything on these CPUs (0-3,6)");
   command.add_option("-p,--pid", stat.pids, "Count these running processes (PID[,PID])")
       ->delimiter(',')
-      ->check(CLI::PositiveNumber);
+      ->check(topdown::cli::process_id_check());
   command
       .add_option("-G,--cgroup", stat.cgroups,
                   "Count only the tasks of these cgroups (PATH[,PATH], under the cgroup mount as in "
@@ -201,12 +208,14 @@ int main(int argc, char** argv) {
   compare_command->add_option("--html", compared.report.html,
                               "Also write the comparison as one self-contained HTML page to FILE");
   compare_command->add_option("--alpha", compared.alpha, "Significance level of Welch's t-test (default 0.05)")
-      ->check(CLI::Range(1e-9, 0.5));
+      ->check(number_that([](double alpha) { return alpha > 0 && alpha <= 0.5; },
+                          "a significance level above 0 and at most 0.5"));
   compare_command
       ->add_option("--min-change", compared.min_change,
                    "Smallest change called significant: X points for tree nodes, X percent of A for Info metrics "
                    "(default 1)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(number_that([](double change) { return change >= 0; },
+                          "a change of 0 or more (points for tree nodes, percent for Info metrics)"));
   compare_command->add_option("--fail-if", compared.fail_if, "Exit 1 when NODE moved past LIMIT: 'Backend_Bound>+2'");
   compare_command->add_option("--cpu", compared.cpu, "The model for perf files (default: this machine's)");
   add_toggle_option(*compare_command, "--smt", compared.smt, "SMT where perf files were counted");
@@ -262,7 +271,11 @@ int main(int argc, char** argv) {
   if (own_argc > 1) {
     const std::string first = argv[1];
     if (!first.starts_with('-') && std::find(names.begin(), names.end(), first) == names.end()) {
-      std::fprintf(stderr, "%s\n", unknown_command_message(first, names).c_str());
+      say(unknown_command_message(first, names));
+      return kTopdownFailed;
+    }
+    if (const auto error = option_before_command({argv + 1, argv + own_argc}, names)) {
+      say(*error);
       return kTopdownFailed;
     }
   }
@@ -270,13 +283,18 @@ int main(int argc, char** argv) {
     app.parse(own_argc, argv);
   } catch (const CLI::ParseError& error) {
     if (error.get_exit_code() == 0) return app.exit(error);  // --help, --version
-    std::fprintf(stderr, "%s\n", parse_error_line(app, error).c_str());
+    // "-l=2" fails as the value "=2": say what was meant.
+    const std::vector<CLI::App*> parsed = app.get_subcommands();
+    const auto value = parsed.empty() ? std::nullopt : value_error(*parsed.front());
+    say(value ? *value : parse_error_line(app, error));
     return kTopdownFailed;
   }
   for (const CLI::App* command : app.get_subcommands()) {
     const bool runs_a_command = command == stat_command || command == record_command;
-    if (const auto error = leftover_error(*command, runs_a_command, workload)) {
-      std::fprintf(stderr, "%s\n", error->c_str());
+    auto error = value_error(*command);
+    if (!error) error = leftover_error(*command, runs_a_command, workload);
+    if (error) {
+      say(*error);
       return kTopdownFailed;
     }
   }
@@ -306,13 +324,13 @@ int main(int argc, char** argv) {
     }
     if (*describe_command) return run_describe(describe_node, describe_cpu, describe_metrics_file);
   } catch (const topdown::collect::CommandNotStarted& error) {
-    std::fprintf(stderr, "topdown: %s\n", error.what());
+    say(std::string("topdown: ") + error.what());
     return error.exit_status();
   } catch (const topdown::Error& error) {
-    std::fprintf(stderr, "topdown: %s\n", error.what());
+    say(std::string("topdown: ") + error.what());
     return kTopdownFailed;
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "topdown: internal error: %s\n", error.what());
+    say(std::string("topdown: internal error: ") + error.what());
     return kTopdownFailed;
   }
   return kTopdownFailed;

@@ -19,6 +19,9 @@ std::string source_of(const recording::NamedSymbol& symbol) {
 
 std::string locate_text(const std::optional<profile::Locate>& locate, const recording::Recording& recording) {
   if (!locate) return "\nNo bottleneck in the whole program: nothing to locate.\n";
+  if (!locate->not_located.empty()) {
+    return fmt::format("\n{} is not located: {}.\n", locate->node, locate->not_located);
+  }
   std::string out =
       fmt::format("\nWhere {}'s events land ({}: {}):\n", locate->node,
                   locate->sample_events ? "its sample events" : "its own events, no sample event recorded",
@@ -91,7 +94,11 @@ std::string locate_json(const std::optional<profile::Locate>& locate, const reco
                       {"samples", row.samples}});
     }
     object["locate"] = {
-        {"node", locate->node}, {"events", locate->events}, {"sample_events", locate->sample_events}, {"rows", rows}};
+        {"node", locate->node},
+        {"events", locate->events},
+        {"sample_events", locate->sample_events},
+        {"rows", rows},
+        {"not_located", locate->not_located.empty() ? nlohmann::json() : nlohmann::json(locate->not_located)}};
   }
   return object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }

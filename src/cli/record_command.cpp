@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "cli/argument_check.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/output.h"
@@ -97,7 +98,7 @@ CLI::App* add_record_command(CLI::App& app, settings::RecordOptions& options) {
   command->add_option("-C,--cpus", live.cpu_list, "Sample everything on these CPUs (0-3,6)");
   command->add_option("-p,--pid", live.pids, "Sample these running processes (PID[,PID])")
       ->delimiter(',')
-      ->check(CLI::PositiveNumber);
+      ->check(process_id_check());
   command->add_flag("--kernel", live.include_kernel,
                     "Also sample in the kernel (the default as root or with perf_event_paranoid <= 1)");
   auto* user = command->add_option("--user", live.user, "Run the command as this user (needs root)");

@@ -292,7 +292,7 @@ std::vector<std::unique_ptr<CoreTypeProfile>> profile_core_types(recording::Reco
 }  // namespace
 
 int run_report(const ProfileOptions& options) {
-  if (options.min_share_percent < 0 || options.min_share_percent > 100) {
+  if (!(options.min_share_percent >= 0 && options.min_share_percent <= 100)) {  // NaN too
     throw Error(fmt::format("--min-share {}: give a percentage from 0 to 100", options.min_share_percent));
   }
   // topdown's own data file says its model(s), SMT and online CPUs in its

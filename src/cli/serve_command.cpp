@@ -8,10 +8,12 @@
 #include <deque>
 #include <optional>
 
+#include "cli/argument_check.h"
 #include "cli/context.h"
 #include "cli/evaluation_options.h"
 #include "cli/stat_run.h"
 #include "collect/collect.h"
+#include "common/printable.h"
 #include "schedule/plan.h"
 #include "serve/http_server.h"
 #include "serve/snapshot.h"
@@ -88,7 +90,7 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& options) {
   auto* cpus = command->add_option("-C,--cpus", stat.cpu_list, "Count these CPUs (0-3,6)")->excludes(all);
   command->add_option("-p,--pid", stat.pids, "Count these running processes (PID[,PID]); serve ends with them")
       ->delimiter(',')
-      ->check(CLI::PositiveNumber)
+      ->check(process_id_check())
       ->excludes(all)
       ->excludes(cpus);
   command
@@ -114,7 +116,10 @@ int run_serve(const ServeOptions& options) {
   const serve::ListenAddress address = serve::parse_listen_address(options.listen);
   const serve::WebConfig web =
       options.web_config.empty() ? serve::WebConfig{} : serve::read_web_config(options.web_config);
-  for (const std::string& warning : web.warnings) std::fprintf(stderr, "topdown: warning: %s\n", warning.c_str());
+  // The file's keys are quoted in them: none may drive the terminal.
+  for (const std::string& warning : web.warnings) {
+    std::fprintf(stderr, "topdown: warning: %s\n", printable(warning).c_str());
+  }
   settings::StatOptions stat = options.stat;
   if (!stat.interval_ms) stat.interval_ms = kDefaultIntervalMs;
   if (stat.cpu_list.empty() && stat.pids.empty()) stat.system_wide = true;

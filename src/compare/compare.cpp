@@ -43,6 +43,8 @@ Change change_of(const Measure* a, const Measure* b, double alpha, double min_ch
     change.change = (*change.b - *change.a) * 100;
   } else if (*change.a != 0) {
     change.change = (*change.b - *change.a) / std::abs(*change.a) * 100;
+    // From a value next to 0 a change can be too large for a double: n/a, not infinite.
+    if (!std::isfinite(*change.change)) change.change.reset();
   }
   if (const auto test = stats::welch_test(summary_of(*a), summary_of(*b))) {
     change.p_value = test->p;

@@ -26,13 +26,36 @@ void append_utf8(std::string& out, unsigned code) {
 
 char JsonScanner::peek() {
   while (at_ < text_.size() && is_space(text_[at_])) ++at_;
-  if (at_ == text_.size()) throw ScanError{"the text ends inside a value"};
+  if (at_ == text_.size()) throw ScanError{"the text ends inside a value", true};
   return text_[at_];
 }
 
 void JsonScanner::expect(char c) {
-  if (peek() != c) throw ScanError{std::string("expected '") + c + "'"};
+  if (peek() != c) throw ScanError{std::string("expected '") + c + "', found " + found()};
   ++at_;
+}
+
+std::string JsonScanner::found() {
+  switch (peek()) {
+    case '"':
+      return "a string";
+    case '{':
+      return "an object";
+    case '[':
+      return "an array";
+    case 't':
+    case 'f':
+      return "true or false";
+    case 'n':
+      return text_.substr(at_, 4) == "null" ? "null" : "a word that is not JSON";
+    default: {
+      double value = 0;
+      const auto [end, error] = std::from_chars(text_.data() + at_, text_.data() + text_.size(), value);
+      if (error == std::errc::result_out_of_range) return "a number beyond the range of a double";
+      if (error == std::errc() && std::isfinite(value)) return "a number";
+      return "'" + std::string(1, text_[at_]) + "', which starts no JSON value";
+    }
+  }
 }
 
 bool JsonScanner::next_key(std::string& key) {
@@ -65,20 +88,22 @@ bool JsonScanner::null() {
 }
 
 void JsonScanner::literal(std::string_view word) {
-  if (text_.substr(at_, word.size()) != word) throw ScanError{"a value that is not JSON"};
+  const std::string_view rest = text_.substr(at_, word.size());
+  if (rest != word) throw ScanError{"a word that is not JSON", rest.size() < word.size() && word.starts_with(rest)};
   at_ += word.size();
 }
 
 void JsonScanner::string(std::string& out) {
-  expect('"');
+  if (peek() != '"') throw ScanError{"expected a string, found " + found()};
+  ++at_;
   out.clear();
   while (true) {
     const size_t stop = text_.find_first_of("\"\\", at_);
-    if (stop == std::string_view::npos) throw ScanError{"the text ends inside a string"};
+    if (stop == std::string_view::npos) throw ScanError{"the text ends inside a string", true};
     out.append(text_.data() + at_, stop - at_);
     at_ = stop + 1;
     if (text_[stop] == '"') break;
-    if (at_ >= text_.size()) throw ScanError{"the text ends inside a string"};
+    if (at_ >= text_.size()) throw ScanError{"the text ends inside a string", true};
     const char escaped = text_[at_++];
     switch (escaped) {
       case 'n':
@@ -117,7 +142,7 @@ void JsonScanner::skip_string() {
   ++at_;  // the opening quote
   while (true) {
     const size_t stop = text_.find_first_of("\"\\", at_);
-    if (stop == std::string_view::npos) throw ScanError{"the text ends inside a string"};
+    if (stop == std::string_view::npos) throw ScanError{"the text ends inside a string", true};
     at_ = stop + (text_[stop] == '\\' ? 2 : 1);
     if (text_[stop] == '"') return;
   }
@@ -128,7 +153,7 @@ double JsonScanner::number() {
   double value = 0;
   const auto [end, error] = std::from_chars(text_.data() + at_, text_.data() + text_.size(), value);
   // from_chars also reads "nan" and "inf", which JSON has not.
-  if (error != std::errc() || !std::isfinite(value)) throw ScanError{"expected a number"};
+  if (error != std::errc() || !std::isfinite(value)) throw ScanError{"expected a number, found " + found()};
   at_ = static_cast<size_t>(end - text_.data());
   first_ = false;
   return value;
@@ -143,7 +168,7 @@ void JsonScanner::skip_value() {
     int depth = 0;
     do {
       const size_t stop = text_.find_first_of("\"{}[]", at_);
-      if (stop == std::string_view::npos) throw ScanError{"the text ends inside a value"};
+      if (stop == std::string_view::npos) throw ScanError{"the text ends inside a value", true};
       at_ = stop;
       switch (text_[stop]) {
         case '"':

@@ -9,9 +9,11 @@
 
 namespace topdown::compare {
 
-// Malformed or cut-off JSON; `what` says what was expected.
+// Malformed or cut-off JSON, or a value of the wrong type: `what` says what
+// was expected and what was found.
 struct ScanError {
   std::string what;
+  bool cut_off = false;  // the text ended inside a value
 };
 
 class JsonScanner {
@@ -42,6 +44,7 @@ class JsonScanner {
  private:
   char peek();
   void expect(char c);
+  std::string found();  // what the next value is, for messages
   void skip_string();
   void literal(std::string_view word);
 

@@ -15,7 +15,7 @@ namespace {
 std::string side_text(const SavedReport& report) {
   const SideRuns side = side_runs(report);
   const std::string what = side.intervals ? "intervals" : "runs";
-  return fmt::format("{} ({}, {} {})", printable(report.label), report.model, side.runs,
+  return fmt::format("{} ({}, {} {})", printable(report.label), printable(report.model), side.runs,
                      side.runs == 1 ? what.substr(0, what.size() - 1) : what);
 }
 
@@ -145,7 +145,7 @@ std::string render_text(const Comparison& comparison, const std::vector<GateVerd
   for (const GateVerdict& verdict : verdicts) {
     const bool tripped = !verdict.tripped_in.empty();
     std::string where;
-    for (const std::string& scope : verdict.tripped_in) where += (where.empty() ? " in " : ", ") + scope;
+    for (const std::string& scope : verdict.tripped_in) where += (where.empty() ? " in " : ", ") + printable(scope);
     out += paint(fmt::format("--fail-if '{}': {}{}", printable(verdict.gate.text), tripped ? "FAILED" : "passed",
                              scoped ? where : ""),
                  tripped ? report::ansi::kRed : report::ansi::kGreen) +

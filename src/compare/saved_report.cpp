@@ -5,6 +5,7 @@
 #include <map>
 
 #include "common/error.h"
+#include "common/printable.h"
 #include "common/strings.h"
 #include "compare/compare.h"
 #include "compare/json_scan.h"
@@ -13,6 +14,16 @@ namespace topdown::compare {
 namespace {
 
 constexpr std::string_view kFormat = "topdown-1";
+
+// A tree node's value is a share of the pipeline slots. Evaluation keeps a
+// value a little outside 0 to 1 (multiplexing, rounding) and flags it;
+// anything more than 100 points beyond is no measurement, and its change
+// would be a nonsense number of points.
+constexpr double kLowestShare = -1;
+constexpr double kHighestShare = 2;
+// Info metrics are ratios, rates and counts of 64-bit counters: none comes
+// near this, and the changes and variances of values below it stay finite.
+constexpr double kLargestInfoValue = 1e100;
 
 // Measures of every interval of one scope, added up as they come (Welford's
 // running mean and sum of squared deviations), so that a long stream of
@@ -87,9 +98,13 @@ class Reader {
     try {
       scan_record(json, record);
       json.end();
-    } catch (const ScanError&) {
-      throw Error(
-          fmt::format("{}:{}: not complete JSON: the file is cut off, or not a topdown --json report", label_, line));
+    } catch (const ScanError& error) {
+      if (error.cut_off) {
+        throw Error(
+            fmt::format("{}:{}: not complete JSON: the file is cut off, or not a topdown --json report", label_, line));
+      }
+      throw Error(fmt::format("{}:{}: {}: {}; was the report edited? Make it again with --json", label_, line, field(),
+                              error.what));
     }
     if (record.format != kFormat) {
       throw Error(
@@ -108,6 +123,19 @@ class Reader {
                       label_, line));
     }
     add(record);
+  }
+
+  // Where the scan stopped: the key being read and, inside a node or Info
+  // metric, which one.
+  std::string field() const {
+    if (key_.empty()) return "the record";
+    std::string where = "\"" + printable(key_) + "\"";
+    if (measure_) {
+      where +=
+          fmt::format(" of {} {}", measure_is_info_ ? "Info metric" : "node",
+                      measure_->name.empty() ? fmt::format("number {}", measure_number_) : printable(measure_->name));
+    }
+    return where;
   }
 
   SavedReport finish() {
@@ -133,6 +161,8 @@ class Reader {
 
  private:
   void scan_record(JsonScanner& json, Record& record) {
+    key_.clear();
+    measure_ = nullptr;
     json.begin_object();
     while (json.next_key(key_)) {
       if (key_ == "format" && json.next_is('"')) {
@@ -156,6 +186,7 @@ class Reader {
         const bool info = key_ == "info";
         json.begin_array();
         while (json.next_item()) scan_measure(json, info, info ? info_ : nodes_, info ? record.info : record.nodes);
+        key_ = info ? "info" : "nodes";  // what a mistake after the list follows
       } else {
         json.skip_value();
       }
@@ -163,8 +194,28 @@ class Reader {
   }
 
   static int whole_number(double value, int lowest, int highest) {
-    if (!(value >= lowest && value <= highest) || value != std::floor(value)) throw ScanError{"a count out of range"};
+    if (!(value >= lowest && value <= highest) || value != std::floor(value)) {
+      throw ScanError{fmt::format("{} is not a whole number from {} to {}", value, lowest, highest)};
+    }
     return static_cast<int>(value);
+  }
+
+  // `value`, unless it is outside lowest to highest: then what it is not.
+  static double within(double value, double lowest, double highest, std::string_view what_it_is_not) {
+    if (value < lowest || value > highest) {
+      throw ScanError{fmt::format("{} is not {} (compare takes {} to {})", value, what_it_is_not, lowest, highest)};
+    }
+    return value;
+  }
+
+  static double measured_value(double value, bool info) {
+    if (info) return within(value, -kLargestInfoValue, kLargestInfoValue, "a value any Info metric reaches");
+    return within(value, kLowestShare, kHighestShare, "a share of the pipeline slots");
+  }
+
+  static double measured_stddev(double stddev, bool info) {
+    if (info) return within(stddev, 0, kLargestInfoValue, "a standard deviation of an Info metric");
+    return within(stddev, 0, kHighestShare - kLowestShare, "a standard deviation of a share of the pipeline slots");
   }
 
   // Into the next of `scratch`, whose strings keep their buffers from record to record.
@@ -179,6 +230,9 @@ class Reader {
     measure.value.reset();
     measure.runs = 1;
     measure.stddev = 0;
+    measure_ = &measure;
+    measure_is_info_ = info;
+    measure_number_ = count;
     json.begin_object();
     while (json.next_key(key_)) {
       if (key_ == "name") {
@@ -188,7 +242,7 @@ class Reader {
       } else if (key_ == "level" && !info) {
         measure.level = whole_number(json.number(), 1, 6);
       } else if (key_ == "value") {
-        if (!json.null()) measure.value = json.number();
+        if (!json.null()) measure.value = measured_value(json.number(), info);
       } else if (key_ == "area" && !info) {
         if (!json.null()) json.string(measure.area);
       } else if (key_ == "unit" && info) {
@@ -196,12 +250,12 @@ class Reader {
       } else if (key_ == "runs") {
         measure.runs = whole_number(json.number(), 1, 1'000'000'000);
       } else if (key_ == "stddev") {
-        measure.stddev = json.number();
-        if (measure.stddev < 0) throw ScanError{"a negative standard deviation"};
+        measure.stddev = measured_stddev(json.number(), info);
       } else {
         json.skip_value();
       }
     }
+    measure_ = nullptr;
   }
 
   void add(const Record& record) {
@@ -232,6 +286,10 @@ class Reader {
   std::vector<Measure> nodes_;
   std::vector<Measure> info_;
   std::string key_;
+  // The node or Info metric being read, for messages; null between them.
+  const Measure* measure_ = nullptr;
+  bool measure_is_info_ = false;
+  size_t measure_number_ = 0;  // from 1, in its list
 };
 
 }  // namespace

@@ -93,6 +93,10 @@ class Expression {
   // The name when the whole expression is one identifier.
   std::optional<std::string> identifier() const;
 
+  // A complement: a constant minus the rest (1 - X, 1 - A - B), whose value
+  // falls as the events of the rest rise.
+  bool is_complement() const;
+
   bool is_constant() const;  // no identifiers left
   // Canonical text that parses back to an equal tree. An n/a constant (left
   // by fold) has no literal and prints as "0 / 0", which folds back to it.

@@ -22,4 +22,12 @@ std::optional<std::string> Expression::identifier() const {
   return root_->name;
 }
 
+bool Expression::is_complement() const {
+  const Node* node = root_.get();
+  if (node->op != Op::Subtract) return false;
+  // "1 - A - B" is (1 - A) - B: the constant is the leftmost operand.
+  while (node->op == Op::Subtract) node = node->operands.front().get();
+  return node->op == Op::Constant;
+}
+
 }  // namespace topdown::expr

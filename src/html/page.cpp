@@ -81,7 +81,8 @@ std::string header(const std::vector<report::Report>& tree, const PageInfo& info
     out += definition("file", run.source);
   }
   // An imported file need not say how long it counted.
-  std::string duration = run.elapsed_s > 0 ? fmt::format("{:.3f} s", run.elapsed_s) : "not known";
+  const std::optional<double> elapsed_s = run.known_elapsed_s();
+  std::string duration = elapsed_s ? fmt::format("{:.3f} s", *elapsed_s) : "n/a";
   if (intervals > 0) duration += fmt::format(", {} intervals", intervals);
   if (run.exit_code) duration += fmt::format(", exit status {}", *run.exit_code);
   if (run.signal) duration += ", killed by " + report::signal_name(*run.signal);

@@ -86,6 +86,9 @@ nlohmann::json read_json(const std::filesystem::path& file) {
   } catch (const nlohmann::json::parse_error& error) {
     throw Error("perf metric file " + file.string() + " is not JSON (" + one_line(error.what()) +
                 "); give perf's <cpu>-metrics.json");
+  } catch (const nlohmann::json::out_of_range& error) {
+    throw Error("perf metric file " + file.string() + " holds a number too large for a double (" +
+                one_line(error.what()) + "); give perf's <cpu>-metrics.json");
   }
 }
 

@@ -35,6 +35,9 @@ RetireLatencies read_retire_latency_file(const std::filesystem::path& file) {
     json = nlohmann::json::parse(in);
   } catch (const nlohmann::json::parse_error& error) {
     throw Error(what + " is not JSON (" + std::string(error.what()) + "); give perfmon's *_retire_latency.json");
+  } catch (const nlohmann::json::out_of_range& error) {
+    throw Error(what + " holds a number too large for a double (" + std::string(error.what()) +
+                "); give perfmon's *_retire_latency.json");
   }
   const auto data = json.is_object() ? json.find("Data") : json.end();
   if (!json.is_object() || data == json.end() || !data->is_object()) {

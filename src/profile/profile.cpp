@@ -1,5 +1,7 @@
 #include "profile/profile.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -84,6 +86,12 @@ Locate locate(const recording::Recording& recording, const model::Node& node, co
     if (!name.empty()) result.events.push_back(std::move(name));
   }
   result.sample_events = !result.events.empty();
+  if (!result.sample_events && dependencies.formula(node.name).is_complement()) {
+    result.not_located = fmt::format(
+        "{} is 1 minus other nodes, so their events say where it is not; no sample event of its own was recorded",
+        node.name);
+    return result;
+  }
   if (!result.sample_events) {
     // The clockticks alone say where the time goes (the functions' shares):
     // the node's other events say where its own cause lands.

@@ -51,6 +51,10 @@ struct Locate {
   std::vector<std::string> events;
   bool sample_events = false;  // events are the node's `sample` entries
   std::vector<Hotspot> rows;   // heaviest first, at most Options::locate_rows
+  // Why the node is not located (no events, no rows), else empty: a
+  // complement (1 - X) without sample events of its own, whose events are
+  // X's and would rank a function the more the less it has of the node.
+  std::string not_located;
 };
 
 struct Profile {

@@ -1,6 +1,7 @@
 #include "recording/perf_script.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -129,8 +130,18 @@ MemberLine parse_member(const std::vector<std::string_view>& tokens, std::string
     }
   }
   const size_t period_index = time_index + 1;
-  if (period_index >= tokens.size() || !number<uint64_t>(tokens[period_index])) {
+  // A word that is no number ("cycles:" of the event) right after the time:
+  // converted without a period; a number that does not fit is a bad period.
+  const auto numeric = [](std::string_view token) {
+    return std::isdigit(static_cast<unsigned char>(token.front())) || token.front() == '-' || token.front() == '+';
+  };
+  if (period_index >= tokens.size() || !numeric(tokens[period_index])) {
     error.fail("no period field after the time: " + remedy());
+  }
+  if (!number<uint64_t>(tokens[period_index])) {
+    error.fail("period '" + printable(tokens[period_index]) +
+               "' is not a whole number of events from 0 to 18446744073709551615: the file was edited or damaged; "
+               "convert the recording again with perf script");
   }
   line.period = *number<uint64_t>(tokens[period_index]);
   const size_t event_index = period_index + 1;

@@ -80,7 +80,7 @@ nlohmann::json json_object(const eval::Evaluation& evaluation, const counts::Sam
   nlohmann::json out = {
       {"format", "topdown-1"},
       {"model", {{"name", run.model_name}, {"title", run.model_title}}},
-      {"elapsed_s", run.elapsed_s},
+      {"elapsed_s", run.known_elapsed_s() ? nlohmann::json(run.elapsed_s) : nlohmann::json()},
       {"exit_code", run.exit_code ? nlohmann::json(*run.exit_code) : nlohmann::json()},
       {"signal", run.signal ? nlohmann::json(*run.signal) : nlohmann::json()},
       {"cpus", run.cpus},

@@ -43,13 +43,19 @@ struct RunInfo {
   std::vector<int> pids;             // counted on these running processes (-p)
   std::vector<std::string> cgroups;  // on those CPUs only these cgroups' tasks (-G), each its own report
   std::string source;                // the imported file (empty for a live run)
-  double elapsed_s = 0;              // the run's wall time; an interval's length for an interval record
+  double elapsed_s = 0;              // the run's wall time; an interval's length for an interval record; 0: not known
   std::optional<int> exit_code;
   std::optional<int> signal;  // the signal that killed the workload
   int groups = 0;
   bool multiplexed = false;
   std::vector<std::string> extra_events;  // -e events: printed as counts
   std::optional<Sampled> sampled;         // a report of sampled functions
+
+  // The wall time when it is known (an import of a file that does not say
+  // has none): never shown as 0 s.
+  std::optional<double> known_elapsed_s() const {
+    return elapsed_s > 0 ? std::optional<double>(elapsed_s) : std::nullopt;
+  }
 };
 
 struct TextOptions {

@@ -118,9 +118,10 @@ std::string render_text(const eval::Evaluation& evaluation, const counts::Sample
   // The command, a file's event names and the warnings quoting them may hold
   // any bytes (an imported binary file): none may drive the terminal.
   const std::string runs = evaluation.runs > 0 ? fmt::format(", {} runs, mean", evaluation.runs) : "";
-  std::string out =
-      fmt::format("topdown: {} ({}), {}{}, {:.2f} s{}\n", run.model_title, run.model_name, printable(command), runs,
-                  run.elapsed_s, run.signal ? ", killed by " + signal_name(*run.signal) : "");
+  const std::optional<double> elapsed_s = run.known_elapsed_s();
+  std::string out = fmt::format("topdown: {} ({}), {}{}, {}{}\n", run.model_title, run.model_name, printable(command),
+                                runs, elapsed_s ? fmt::format("{:.2f} s", *elapsed_s) : "duration n/a",
+                                run.signal ? ", killed by " + signal_name(*run.signal) : "");
 
   std::map<std::string, bool, std::less<>> visible;
   std::vector<const eval::NodeResult*> tree, info;

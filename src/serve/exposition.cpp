@@ -5,6 +5,9 @@
 
 #include <cmath>
 #include <unordered_map>
+#include <vector>
+
+#include "eval/bottleneck.h"
 
 namespace topdown::serve {
 namespace {
@@ -167,9 +170,14 @@ void write_nodes(std::string& out, const Snapshot& snapshot, LabelTexts& labels)
   }
   Family bottleneck(out, "topdown_bottleneck", "gauge",
                     "1 for the bottleneck of the last interval: the deepest node over its threshold on the path of "
-                    "the largest level-1 node");
+                    "the largest level-1 node, among the nodes served (none while a level-1 node is omitted)");
   for (size_t s = 0; s < scopes.size(); ++s) {
-    if (const eval::NodeResult* node = scopes[s].report.evaluation.bottleneck()) {
+    // A node left out is not evidence: the bottleneck comes from those served.
+    const std::vector<eval::NodeResult>& nodes = scopes[s].report.evaluation.nodes;
+    const std::vector<size_t> path = eval::bottleneck_path(
+        nodes, [&](const eval::NodeResult& r) { return omission_reason(r, scopes[s].idle).empty(); });
+    if (!path.empty()) {
+      const eval::NodeResult* node = &nodes[path.back()];
       std::string first;
       append_label(first, "node", node->node->name);
       append_label(first, "level", std::to_string(node->node->level));

@@ -107,12 +107,20 @@ void check_repeat_options(const StatOptions& options) {
 collect::Target stat_target(const StatOptions& options, const std::filesystem::path& cpu_dir) {
   collect::Target target;
   target.command = options.command;
-  target.pids.assign(options.pids.begin(), options.pids.end());
+  // A process or cgroup given twice (-p 7,7; -G a,/a) is counted once: two
+  // counters on one task would count it twice. select_cpus merges -C's CPUs.
+  for (const int pid : options.pids) {
+    if (std::find(target.pids.begin(), target.pids.end(), pid) == target.pids.end()) target.pids.push_back(pid);
+  }
   // perf counts a cgroup per CPU: without -C, on every CPU.
   if (options.system_wide || !options.cpu_list.empty() || !options.cgroups.empty()) {
     target.cpus = collect::select_cpus(options.cpu_list, cpu_dir);
   }
-  if (!options.cgroups.empty()) target.cgroups = collect::find_cgroups(options.cgroups);
+  if (options.cgroups.empty()) return target;
+  for (collect::Cgroup& cgroup : collect::find_cgroups(options.cgroups)) {
+    const auto same = [&](const collect::Cgroup& kept) { return kept.name == cgroup.name; };
+    if (std::none_of(target.cgroups.begin(), target.cgroups.end(), same)) target.cgroups.push_back(std::move(cgroup));
+  }
   return target;
 }
 

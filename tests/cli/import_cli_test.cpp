@@ -61,6 +61,25 @@ TEST(ImportCli, PerCpuPerfFileGivesTheSameJsonAsStat) {
   EXPECT_NE(report["warnings"][0].get<std::string>().find("assumed off"), std::string::npos);
 }
 
+// kPerCpuPerf says nothing of how long it counted: its duration is n/a in
+// text, null in JSON (compare reads that back), n/a on the page, never 0 s.
+TEST(ImportCli, AnUnknownDurationIsNaNeverZeroSeconds) {
+  TempTree tree;
+  const auto file = tree.write("perf.csv", kPerCpuPerf).string();
+  const std::string import = kTopdown + " import --cpu zen5 ";
+  const auto text = run_command(import + file);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_EQ(text.err.substr(0, text.err.find('\n')),
+            "topdown: AMD Zen 5 (family 0x1A) (zen5), " + file + ", duration n/a");
+  const std::string json = tree.root().string() + "/out.json";
+  const std::string page = tree.root().string() + "/out.html";
+  ASSERT_EQ(run_command(import + "--json -o " + json + " --html " + page + " " + file).exit_code, 0);
+  EXPECT_TRUE(nlohmann::json::parse(slurp(json))["elapsed_s"].is_null());
+  EXPECT_NE(slurp(page).find("<dt>duration</dt><dd>n/a</dd>"), std::string::npos);
+  const auto compared = run_command(kTopdown + " compare " + json + " " + json);
+  EXPECT_EQ(compared.exit_code, 0) << compared.err;
+}
+
 // The same event in two groups: Retiring is its pooled count's share, not
 // twice it, and the report says the rows were pooled.
 TEST(ImportCli, AnEventCountedInTwoGroupsIsNotCountedTwice) {

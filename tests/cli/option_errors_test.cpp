@@ -109,5 +109,62 @@ TEST(CommandWords, BadValuesAreOneLineNamingTheSubcommand) {
   EXPECT_EQ(r.err, "topdown stat: --level: Value 9 not in range 1 to 6" + kStatHelp + "\n");
 }
 
+// Values the parser would take but no option can mean, and numbers out of
+// range: each a line that says what to give, with no 309-digit bound.
+INSTANTIATE_TEST_SUITE_P(
+    BadValues, RefusedOption,
+    ::testing::Values(
+        Refusal{"stat --model " + kSoftware + " -o ''",
+                "topdown stat: --output '': give a value, or leave the option out for its default" + kStatHelp},
+        Refusal{"stat --model " + kSoftware + " --cpu '' -o {out}",
+                "topdown stat: --cpu '': give a value, or leave the option out for its default" + kStatHelp},
+        Refusal{"stat --model " + kSoftware + " -o {out} -l=2",
+                "topdown stat: -l=2: a short option takes its value after a space (-l 2, or --level=2)" + kStatHelp},
+        Refusal{"stat --model " + kSoftware + " -o {out} -p 0",
+                "topdown stat: --pid: '0' is not a process id (a whole number above 0)" + kStatHelp},
+        Refusal{"stat --model " + kSoftware + " -o {out} -p 7,7.5",
+                "topdown stat: --pid: '7.5' is not a process id (a whole number above 0)" + kStatHelp},
+        Refusal{"compare a.json b.json -o {out} --min-change -1",
+                "topdown compare: --min-change: '-1' is not a change of 0 or more (points for tree nodes, percent "
+                "for Info metrics); see 'topdown compare --help'"},
+        Refusal{"compare a.json b.json -o {out} --alpha 0",
+                "topdown compare: --alpha: '0' is not a significance level above 0 and at most 0.5; see 'topdown "
+                "compare --help'"},
+        Refusal{"compare a.json b.json -o {out} --alpha nan",
+                "topdown compare: --alpha: 'nan' is not a significance level above 0 and at most 0.5; see 'topdown "
+                "compare --help'"},
+        Refusal{"-l 2 stat --model " + kSoftware + " -o {out}",
+                "topdown: '-l' comes before the command: options follow it, as in 'topdown stat -l ...'; see "
+                "'topdown stat --help'"}),
+    [](const ::testing::TestParamInfo<Refusal>& param_info) { return "case_" + std::to_string(param_info.index); });
+
+TEST(CommandWords, AShortOptionWithAnEqualsSignIsRefusedNotTakenAsAFileName) {
+  const TempTree tree;
+  const std::string output = (tree.root() / "out.txt").string();
+  const CommandResult r = run_command(kTopdown + " import /dev/null -o=" + output);
+  EXPECT_EQ(r.exit_code, 125);
+  EXPECT_EQ(r.err, "topdown import: -o=" + output + ": a short option takes its value after a space (-o " + output +
+                       ", or --output=" + output + "); see 'topdown import --help'\n");
+  EXPECT_FALSE(std::filesystem::exists(output));
+}
+
+TEST(CommandWords, AMinShareThatIsNoNumberIsRefused) {
+  const CommandResult r = run_command(kTopdown + " report /dev/null --min-share nan");
+  EXPECT_EQ(r.exit_code, 125);
+  EXPECT_EQ(r.err, "topdown: --min-share nan: give a percentage from 0 to 100\n");
+}
+
+// A command name is the user's text: a newline in it must not split the
+// one-line error, nor an escape sequence reach the terminal.
+TEST(CommandWords, ControlBytesOfACommandNameAreEscaped) {
+  SKIP_WITHOUT_PERF_EVENTS();
+  const CommandResult r =
+      run_command(kTopdown + " stat --model " + kSoftware + " -- \"$(printf 'no\\nsuch\\033[2J')\"");
+  EXPECT_EQ(r.exit_code, 127) << r.err;
+  EXPECT_EQ(r.err,
+            "topdown: cannot run 'no\\x0asuch\\x1b[2J': No such file or directory; check the command name and "
+            "PATH\n");
+}
+
 }  // namespace
 }  // namespace topdown::testing

@@ -149,6 +149,14 @@ TEST(ServeWebConfig, AMissingOrBadFileIsOneLine) {
             0u)
       << plain_password.err;
   EXPECT_EQ(std::count(plain_password.err.begin(), plain_password.err.end(), '\n'), 1);
+  // A key of terminal escape codes is quoted escaped, not obeyed.
+  const std::string escapes = temp_path("escapes.yml");
+  std::ofstream(escapes) << "\"\\e[2J\\e[31m\": 1\n";
+  const CommandResult escaped = run_command(serve + escapes);
+  EXPECT_EQ(escaped.exit_code, 125);
+  EXPECT_EQ(escaped.err.find('\x1b'), std::string::npos) << escaped.err;
+  EXPECT_NE(escaped.err.find("\\x1b[2J\\x1b[31m"), std::string::npos) << escaped.err;
+  EXPECT_EQ(std::count(escaped.err.begin(), escaped.err.end(), '\n'), 1);
 }
 
 }  // namespace

@@ -178,6 +178,74 @@ TEST(Compare, BadInputIsOneClearError) {
             "empty.json is empty: expected a topdown --json report");
 }
 
+TEST(Compare, ValuesNoReportHoldsAreRefusedNamingTheLineAndField) {
+  const std::string edited = "; was the report edited? Make it again with --json";
+  json huge = record(0.3, 0.2, 1.0);
+  huge["nodes"][0]["value"] = 1e308;
+  EXPECT_EQ(error_of([&] { read(huge); }),
+            "r.json:1: \"value\" of node Backend_Bound: 1e+308 is not a share of the "
+            "pipeline slots (compare takes -1 to 2)" +
+                edited);
+  json negative = record(0.3, -3.0, 1.0);
+  EXPECT_EQ(error_of([&] { read(negative); }),
+            "r.json:1: \"value\" of node Memory_Bound: -3 is not a share of the "
+            "pipeline slots (compare takes -1 to 2)" +
+                edited);
+  EXPECT_EQ(error_of([&] { read(record(0.3, 0.2, -1e308)); }),
+            "r.json:1: \"value\" of Info metric IPC: -1e+308 is not a value any Info metric reaches (compare takes "
+            "-1e+100 to 1e+100)" +
+                edited);
+  json negative_spread = record(0.3, 0.2, 1.0, 3, 0.1);
+  negative_spread["nodes"][0]["stddev"] = -0.1;
+  EXPECT_EQ(error_of([&] { read(negative_spread); }),
+            "r.json:1: \"stddev\" of node Backend_Bound: -0.1 is not a standard deviation of a share of the pipeline "
+            "slots (compare takes 0 to 3)" +
+                edited);
+  // A value of a wrong type is said to be so, not a cut-off file; the second
+  // record of a report of records is line 2.
+  json text_value = record(0.3, 0.2, 1.0);
+  text_value["nodes"][1]["value"] = "0.2";
+  EXPECT_EQ(error_of([&] { read_report(record(0.3, 0.2, 1.0).dump() + "\n" + text_value.dump() + "\n", "r.json"); }),
+            "r.json:2: \"value\" of node Memory_Bound: expected a number, found a string" + edited);
+  json text_level = record(0.3, 0.2, 1.0);
+  text_level["nodes"][0]["level"] = "1";
+  EXPECT_EQ(error_of([&] { read(text_level); }),
+            "r.json:1: \"level\" of node number 1: expected a number, found a string" + edited);
+  EXPECT_EQ(
+      error_of([&] { read_report(R"({"format": "topdown-1", "nodes": [{"name": "A", "value": 1e999}]})", "r.json"); }),
+      "r.json:1: \"value\" of node A: expected a number, found a number beyond the range of a double" + edited);
+  EXPECT_EQ(error_of([&] { read_report(R"({"format": "topdown-1", "nodes": {"name": "A"}})", "r.json"); }),
+            "r.json:1: \"nodes\": expected '[', found an object" + edited);
+  // The largest values a report holds still give finite changes: from an
+  // Info value next to 0 the percent change is n/a, not infinite.
+  const Comparison extreme = compare(read(record(-1, 2, 1e-300)), read(record(2, -1, 1e100)), 0.05);
+  EXPECT_NEAR(*change_of(extreme, "Backend_Bound").change, 300, 1e-9);
+  EXPECT_FALSE(change_of(extreme, "IPC").change.has_value());
+}
+
+// A report's model and scope names are the file's text: none of their
+// bytes may drive the terminal.
+TEST(Compare, ControlBytesOfAReportAreEscapedInText) {
+  json a = record(0.30, 0.2, 1.0);
+  a["model"]["name"] = "zen5\x1b[2J";
+  a["scope"] = "CPU\x1b[31m";
+  json b = a;
+  b["nodes"][0]["value"] = 0.35;
+  const Comparison comparison = compare(read(a), read(b), 0.05);
+  const std::string text = render_text(comparison, check_gates(comparison, {parse_gate("Backend_Bound>+2")}), {});
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+  EXPECT_NE(text.find("zen5\\x1b[2J"), std::string::npos) << text;
+  EXPECT_NE(text.find("FAILED in CPU\\x1b[31m"), std::string::npos) << text;
+}
+
+// An unknown duration is null in a report (see report's tests): compare reads it.
+TEST(Compare, ReadsAReportWhoseDurationIsUnknown) {
+  json unknown = record(0.3, 0.2, 1.0);
+  unknown["elapsed_s"] = nullptr;
+  const Comparison comparison = compare(read(unknown), read(record(0.35, 0.2, 1.0)), 0.05);
+  EXPECT_NEAR(*change_of(comparison, "Backend_Bound").change, 5, 1e-12);
+}
+
 TEST(Compare, GatesTripOnSignificantMovesOrOnTheLimitAloneForSingleRuns) {
   EXPECT_EQ(parse_gate("Backend_Bound>+2").limit, 2);
   EXPECT_TRUE(parse_gate("Backend_Bound>+2").above);

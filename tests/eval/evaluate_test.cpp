@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "eval/bottleneck.h"
 #include "eval/evaluate.h"
 #include "support/tiny_model.h"
 
@@ -139,6 +140,24 @@ TEST(Evaluate, BottleneckStopsAtLevelOneWhenNoChildStandsOut) {
   EXPECT_EQ(e.bottleneck()->node->name, "Busy_Core");
   Evaluation only_level1 = evaluate(model, {"Busy", "Idle"}, s, {});
   EXPECT_EQ(only_level1.bottleneck()->node->name, "Busy");
+}
+
+// A reader that leaves nodes out (serve's omitted nodes) finds the
+// bottleneck among the rest: a refused node is as unknown as an n/a one.
+TEST(Evaluate, TheBottleneckPathAmongUsableNodes) {
+  auto model = testing::tiny_model();
+  const Evaluation e = evaluate(model, kAll, busy_sample(), {});
+  const auto names = [&](const std::vector<size_t>& path) {
+    std::vector<std::string> out;
+    for (const size_t at : path) out.push_back(e.nodes[at].node->name);
+    return out;
+  };
+  EXPECT_EQ(names(bottleneck_path(e.nodes)), (std::vector<std::string>{"Busy", "Busy_Memory"}));
+  const auto refusing = [](const std::string& name) {
+    return [name](const NodeResult& r) { return r.node->name != name; };
+  };
+  EXPECT_EQ(names(bottleneck_path(e.nodes, refusing("Busy_Memory"))), (std::vector<std::string>{"Busy", "Busy_Core"}));
+  EXPECT_TRUE(bottleneck_path(e.nodes, refusing("Idle")).empty()) << "a level-1 node unknown: no path";
 }
 
 TEST(Evaluate, MissingEventsGiveNaNamingThem) {

@@ -49,5 +49,16 @@ TEST(Identifier, OnlyAWholeIdentifierHasOne) {
   EXPECT_EQ(Expression::parse("2").identifier(), std::nullopt);
 }
 
+TEST(Complement, IsAConstantMinusTheRest) {
+  EXPECT_TRUE(Expression::parse("1 - Frontend_Bound").is_complement());
+  EXPECT_TRUE(Expression::parse("1 - (Frontend_Bound + Bad_Speculation + Retiring)").is_complement());
+  EXPECT_TRUE(Expression::parse("1 - a - b - c").is_complement());
+  EXPECT_FALSE(Expression::parse("a - b").is_complement());
+  EXPECT_FALSE(Expression::parse("a / b").is_complement());
+  EXPECT_FALSE(Expression::parse("(1 - a) * b").is_complement());
+  EXPECT_FALSE(Expression::parse("a - (1 - b)").is_complement());
+  EXPECT_FALSE(Expression::parse("1").is_complement());
+}
+
 }  // namespace
 }  // namespace topdown::expr

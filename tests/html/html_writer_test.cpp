@@ -50,6 +50,18 @@ nlohmann::json page_data(const std::string& page) {
   return nlohmann::json::parse(page.substr(start, page.find("</script>", start) - start));
 }
 
+TEST(HtmlWriter, TheDurationIsShownWhenKnownAndNaWhenNot) {
+  TinyRun run;
+  HtmlWriter known(run.model, {"the command"});
+  known.add(std::nullopt, {run.report(3000)});
+  EXPECT_NE(known.page({}).find("<dt>duration</dt><dd>0.400 s</dd>"), std::string::npos);
+  report::Report unknown_duration = run.report(3000);
+  unknown_duration.run.elapsed_s = 0;
+  HtmlWriter unknown(run.model, {"the command"});
+  unknown.add(std::nullopt, {unknown_duration});
+  EXPECT_NE(unknown.page({}).find("<dt>duration</dt><dd>n/a</dd>"), std::string::npos);
+}
+
 TEST(HtmlWriter, EveryTreeNodeHasABoxWithItsValueAndTheBottleneckPathIsOutlined) {
   TinyRun run;
   HtmlWriter writer(run.model, {"the command"});

@@ -195,6 +195,7 @@ std::string one_metric(const std::string& fields) {
 
 TEST(PerfMetricsJson, BadFilesAreReportedByFileAndMetric) {
   expect_error("[{\"MetricName\": ", "is not JSON");
+  expect_error(R"([{"MetricName": "tma_x", "ScaleUnit": 1e999}])", "holds a number too large for a double");
   expect_error(R"({"MetricName": "a"})", "expected a JSON array of metrics");
   expect_error("[3]", "entry 1 is not an object");
   expect_error(R"([{"MetricExpr": "A"}])", "entry 1 has no MetricName");

@@ -40,6 +40,7 @@ TEST(RetireLatencyFile, BadFilesNameTheFileAndTheFix) {
     return std::string("no error");
   };
   EXPECT_THAT(error_of("{\"Data\": "), HasSubstr("is not JSON"));
+  EXPECT_THAT(error_of(R"({"Data": {"X.Y": {"MEAN": 1e999}}})"), HasSubstr("holds a number too large for a double"));
   EXPECT_THAT(error_of("[1, 2]"), HasSubstr("has no \"Data\" object"));
   EXPECT_THAT(error_of(R"({"Data": {"X.Y": {"MAX": 3}}})"), HasSubstr("event X.Y has no MEAN that is a number"));
   EXPECT_THAT(error_of(R"({"Data": {"X.Y": {"MEAN": -1}}})"), HasSubstr("event X.Y has no MEAN"));

@@ -212,6 +212,20 @@ TEST_F(Profiling, LocateRanksSourceLinesByTheBottlenecksOwnEvents) {
   EXPECT_EQ(find(result, "fault").function.samples, 80u) << "two source lines, one function";
 }
 
+// Computing is 1 - Faulting: page faults say where it is not. Weighed by
+// them, "fault" would rank first, though "compute" owns the node.
+TEST_F(Profiling, AComplementWithoutSampleEventsIsNotLocatedAndSaysWhy) {
+  const Profile result = profile(recording_of({{"fault", 300'000, 100}, {"compute", 700'000, 1}}));
+  ASSERT_EQ(result.whole.evaluation.bottleneck()->node->name, "Computing");
+  ASSERT_TRUE(result.locate.has_value());
+  EXPECT_EQ(result.locate->node, "Computing");
+  EXPECT_TRUE(result.locate->events.empty());
+  EXPECT_TRUE(result.locate->rows.empty());
+  EXPECT_EQ(result.locate->not_located,
+            "Computing is 1 minus other nodes, so their events say where it is not; no sample event of its own was "
+            "recorded");
+}
+
 class ProfilingWithSampleEvents : public Profiling {
  protected:
   ProfilingWithSampleEvents() : Profiling(model_file()) {}

@@ -248,6 +248,14 @@ TEST_F(PerfScript, MissingFieldsNameTheLineAndTheFieldsToUse) {
   EXPECT_NE(error_of("app 7 1.000001: cpu-clock: 401000 main (/usr/bin/app)\n").find(":1: no period field"),
             std::string::npos);
   EXPECT_NE(error_of("app 7 1.000001: cpu-clock: 401000 main (/usr/bin/app)\n").find(fields), std::string::npos);
+  // A period that is there but no count is said to be so, not missing.
+  for (const std::string period : {"-5", "12x", "99999999999999999999"}) {
+    const std::string error = error_of("app 7 1.000001: " + period + " cpu-clock: 401000 main (/usr/bin/app)\n");
+    EXPECT_TRUE(error.ends_with("script.txt:1: period '" + period +
+                                "' is not a whole number of events from 0 to 18446744073709551615: the file was "
+                                "edited or damaged; convert the recording again with perf script"))
+        << error;
+  }
   EXPECT_NE(error_of("app 7 1.000001: 500 cpu-clock: 401000 main (/usr/bin/app)\n"
                      "app 7 1.000002: 500 401000 main (/usr/bin/app)\n")
                 .find(":2: no event field"),

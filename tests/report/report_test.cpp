@@ -83,6 +83,19 @@ TEST(Json, NaIsNullNeverANumber) {
 
 // Found by fuzz/import_fuzz.cpp: an imported event name with a byte that is
 // not UTF-8 made nlohmann::json throw while dumping.
+// An imported file that does not say how long it counted: its duration is
+// unknown, never 0 s.
+TEST(Json, AnUnknownDurationIsNullAndTextSaysNa) {
+  Fixture f;
+  EXPECT_DOUBLE_EQ(nlohmann::json::parse(render_json(f.evaluation, f.sample, f.run))["elapsed_s"].get<double>(), 1.5);
+  EXPECT_EQ(lines_of(render_text(f.evaluation, f.sample, f.run, {}))[0],
+            "topdown: Tiny test model (tiny), ./app --fast, 1.50 s");
+  f.run.elapsed_s = 0;
+  EXPECT_TRUE(nlohmann::json::parse(render_json(f.evaluation, f.sample, f.run))["elapsed_s"].is_null());
+  EXPECT_EQ(lines_of(render_text(f.evaluation, f.sample, f.run, {}))[0],
+            "topdown: Tiny test model (tiny), ./app --fast, duration n/a");
+}
+
 TEST(Json, NamesThatAreNotUtf8AreReplacedNotThrown) {
   Fixture f;
   f.run.extra_events = {"cpu/event\x01\x80/"};

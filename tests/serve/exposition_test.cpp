@@ -112,6 +112,23 @@ TEST(Exposition, BottleneckIsOneLabelledGaugePerScope) {
       << text;
 }
 
+// Busy_Memory = 0.9 * 600 / 400 = 1.35 is out of range: omitted, so it is
+// not the bottleneck either (eval's bottleneck): Busy, the deepest served node.
+TEST(Exposition, TheBottleneckIsAServedNode) {
+  Fixture f;
+  std::vector<counts::Place> cpus = places({3600});
+  cpus[0].sample.events["mem_stalls"] = {600, 100, 100};
+  const auto snapshot = f.interval(0.1, cpus);
+  ASSERT_EQ(snapshot->scopes.front().report.evaluation.bottleneck()->node->name, "Busy_Memory");
+  const std::string text = write_exposition(*snapshot);
+  EXPECT_TRUE(has_line(
+      text,
+      R"(topdown_node_omitted{node="Busy_Memory",level="2",parent="Busy",reason="out_of_range",scope="machine",model="tiny"} 1)"))
+      << text;
+  EXPECT_TRUE(has_line(text, R"(topdown_bottleneck{node="Busy",level="1",scope="machine",model="tiny"} 1)")) << text;
+  EXPECT_EQ(text.find(R"(topdown_bottleneck{node="Busy_Memory")"), std::string::npos) << text;
+}
+
 TEST(Exposition, UntrustworthyNodesAreOmittedWithTheReason) {
   Fixture f;
   const std::string text = write_exposition(*f.interval(0.1, places({2000, 2000, 2000}, /*with_stalls=*/false)));

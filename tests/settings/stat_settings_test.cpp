@@ -166,6 +166,17 @@ TEST_F(StatSettings, TheTargetIsTheCommandProcessesOrCpus) {
   EXPECT_EQ(stat_target(options_, sys.root()).cpus, (std::vector<int>{1, 3}));
 }
 
+// Two counters on one process or CPU would count it twice (CPUs_Utilized 2 on one thread).
+TEST_F(StatSettings, AProcessOrCpuGivenTwiceIsCountedOnce) {
+  testing::TempTree sys;
+  sys.write("online", "0-3\n");
+  options_.pids = {9, 7, 9, 7};
+  EXPECT_EQ(stat_target(options_, sys.root()).pids, (std::vector<pid_t>{9, 7}));
+  options_.pids.clear();
+  options_.cpu_list = "1,1,0-1";
+  EXPECT_EQ(stat_target(options_, sys.root()).cpus, (std::vector<int>{0, 1}));
+}
+
 TEST_F(StatSettings, CgroupsAreCountedOnEveryCpuOrThoseOfC) {
   testing::TempTree sys;
   sys.write("online", "0-3\n");
@@ -182,6 +193,11 @@ TEST_F(StatSettings, CgroupsAreCountedOnEveryCpuOrThoseOfC) {
   EXPECT_EQ(target.cgroups[0].name, "/");
   options_.cpu_list = "2";
   EXPECT_EQ(stat_target(options_, sys.root()).cpus, (std::vector<int>{2}));
+  // One cgroup given twice, in both spellings, is one report.
+  options_.cgroups = {"/", "/", "/."};
+  target = stat_target(options_, sys.root());
+  ASSERT_EQ(target.cgroups.size(), 1u);
+  EXPECT_EQ(target.cgroups[0].name, "/");
   options_.cgroups = {"/no/such/cgroup"};
   EXPECT_NE(error_of([&] { stat_target(options_, sys.root()); }).find("'/no/such/cgroup': no such cgroup"),
             std::string::npos);
