@@ -9,14 +9,12 @@
 #include "cli/output.h"
 #include "cli/record_command.h"
 #include "cli/serve_command.h"
+#include "cli/signals.h"
+#include "cli/standard_streams.h"
 #include "collect/collect.h"
 #include "common/error.h"
 
 namespace {
-
-// Like env(1) and timeout(1): a wrapper's own failure must not look like an
-// exit status of the workload it runs.
-constexpr int kTopdownFailed = 125;
 
 void add_report_options(CLI::App& command, topdown::cli::ReportOptions& report) {
   command.add_option("-l,--level", report.level, "Tree depth to compute (1-6)")->check(CLI::Range(1, 6));
@@ -95,9 +93,7 @@ void add_live_options(CLI::App& command, topdown::cli::StatOptions& stat) {
       ->check(CLI::Range(1, 10000));
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run_topdown(int argc, char** argv) {
   using namespace topdown::cli;
   CLI::App app{"topdown: where did the CPU's pipeline slots go? (Top-down Microarchitecture Analysis)"};
   app.set_version_flag("--version", std::string(TOPDOWN_VERSION));
@@ -313,4 +309,13 @@ int main(int argc, char** argv) {
     return kTopdownFailed;
   }
   return kTopdownFailed;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace topdown::cli;
+  reserve_standard_streams();
+  install_signal_handlers();
+  return status_after_streams(run_topdown(argc, argv));
 }
