@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "cli/output_paths.h"
 #include "common/error.h"
 #include "common/input_file.h"
 #include "compare/compare.h"
@@ -39,6 +40,8 @@ compare::SavedReport load(const std::string& path, const CompareOptions& options
 }  // namespace
 
 int run_compare(const CompareOptions& options) {
+  check_outputs_apart({{"report A", options.a}, {"report B", options.b}},
+                      {{"-o", options.report.output}, {"--html", options.report.html}});
   std::vector<compare::Gate> gates;
   for (const std::string& gate : options.fail_if) gates.push_back(compare::parse_gate(gate));
   // Opened first, so that an unwritable page fails before any work.

@@ -9,6 +9,7 @@
 #include "cli/core_type_record.h"
 #include "cli/html_output.h"
 #include "cli/output.h"
+#include "cli/output_paths.h"
 #include "cli/render.h"
 #include "common/strings.h"
 #include "eval/evaluate.h"
@@ -346,6 +347,11 @@ void import_records(const ImportOptions& options, const std::function<void(std::
 }
 
 int run_import(const ImportOptions& options) {
+  check_outputs_apart({{"the import file", options.file},
+                       {"the file of --metrics-file", options.metrics_file},
+                       {"the file of --retire-latencies", options.retire_latencies},
+                       {"the file of --topology", options.topology}},
+                      {{"-o", options.report.output}, {"--html", options.report.html}});
   // Each interval is written as the file is read (the whole file's report
   // once it is read to the end); the output file and the page appear at the end.
   ReportSink sink(options.report.output);

@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/output.h"
+#include "cli/standard_streams.h"
 #include "common/strings.h"
 #include "model/model.h"
 
@@ -63,7 +64,7 @@ int run_list(const std::string& cpu, const std::string& metrics_file) {
           fmt::format("  {:<34} {:<24} {:<24} {}\n", node.name, node.unit, threshold_of(node), join(node.groups, ", "));
     }
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  write_stdout(out);
   return 0;
 }
 
@@ -90,7 +91,7 @@ int run_describe(const std::string& name, const std::string& cpu, const std::str
   if (!node->groups.empty()) out += fmt::format("  groups:    {}\n", join(node->groups, ", "));
   if (!node->sample_events.empty()) out += fmt::format("  sample:    {}\n", join(node->sample_events, ", "));
   if (!node->advice.empty()) out += fmt::format("  advice:    {}\n", node->advice);
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  write_stdout(out);
   return 0;
 }
 

@@ -10,15 +10,13 @@
 #include "cli/output.h"
 #include "cli/record_command.h"
 #include "cli/serve_command.h"
+#include "cli/signals.h"
+#include "cli/standard_streams.h"
 #include "collect/collect.h"
 #include "common/error.h"
 #include "common/printable.h"
 
 namespace {
-
-// Like env(1) and timeout(1): a wrapper's own failure must not look like an
-// exit status of the workload it runs.
-constexpr int kTopdownFailed = 125;
 
 // Prints one line of topdown's own to stderr. Messages quote what the user
 // gave (a command name, a file's keys): no byte of it may drive the terminal
@@ -102,9 +100,7 @@ void add_live_options(CLI::App& command, topdown::cli::StatOptions& stat) {
       ->check(CLI::Range(1, 10000));
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run_topdown(int argc, char** argv) {
   using namespace topdown::cli;
   CLI::App app{"topdown: where did the CPU's pipeline slots go? (Top-down Microarchitecture Analysis)"};
   app.set_version_flag("--version", std::string(TOPDOWN_VERSION));
@@ -334,4 +330,13 @@ int main(int argc, char** argv) {
     return kTopdownFailed;
   }
   return kTopdownFailed;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace topdown::cli;
+  reserve_standard_streams();
+  install_signal_handlers();
+  return status_after_streams(run_topdown(argc, argv));
 }

@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
 #include <optional>
 #include <utility>
 
 #include "cli/commands.h"
+#include "cli/standard_streams.h"
 #include "common/data_dir.h"
 #include "common/strings.h"
 #include "events/event_table.h"
@@ -122,7 +122,7 @@ int run_list_models(ModelListFormat format) {
   std::vector<Row> rows = {kHeadings};
   for (const model::ModelHeader& header : model::load_headers(models_dir())) rows.push_back(row_of(header));
   const std::string out = format == ModelListFormat::Markdown ? markdown_table(rows) : text_table(rows);
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  write_stdout(out);
   return 0;
 }
 

@@ -6,15 +6,20 @@
 
 namespace topdown::cli {
 
-// Writes `text` to `path` through a temporary file in the same directory and
-// a rename, so readers never see a partial file. Throws Error naming the path.
-void write_file_atomically(const std::string& path, const std::string& text);
+// Writes `text` to `path` as a ReportSink does. Throws Error naming the path
+// and `option`, the option that chose it.
+void write_file_atomically(const std::string& path, const std::string& text, std::string_view option = "-o");
 
 // A report written piece by piece (one per interval): straight to stderr when
-// `path` is empty, else into a temporary file beside `path` that replaces it
-// on commit() and is removed when the sink goes away uncommitted (a device
-// or a pipe, such as /dev/null, is written in place instead). Throws
-// Error naming the path and `option`, the option that chose it.
+// `path` is empty. A regular file (or a new one) is written into a hidden
+// temporary file beside it that replaces it on commit() and is removed when
+// the sink goes away uncommitted or a signal ends topdown; through a
+// symbolic link the file it points to is replaced, so the link stays a link.
+// Anything else is written in place, as it comes: a device, a FIFO, or the
+// file topdown's stdout or stderr already writes to (-o /dev/stdout, through
+// that descriptor, keeping its offset and O_APPEND); replacing it would
+// replace the device node, or lose the report to a name nobody reads.
+// Throws Error naming the path and `option`, the option that chose it.
 class ReportSink {
  public:
   explicit ReportSink(std::string path, std::string_view option = "-o");
@@ -27,10 +32,13 @@ class ReportSink {
 
  private:
   void flush();
+  [[noreturn]] void fail(int error) const;
 
   static constexpr size_t kFlushBytes = 1 << 18;
   std::string path_;
-  std::string temporary_;
+  std::string option_;
+  std::string temporary_;  // empty when written in place
+  std::string replaced_;   // the regular file the temporary file replaces
   int fd_ = -1;
   std::string pending_;  // written to the file at kFlushBytes and at commit
 };

@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/output.h"
+#include "cli/output_paths.h"
 #include "cli/perf_command.h"
 #include "cli/record_command.h"
 #include "cli/stat_run.h"
@@ -30,6 +31,7 @@ namespace {
 recording::Header record_header(const settings::RecordOptions& options, const cpu::CpuInfo& cpu,
                                 const std::string& model_name, const model::RunVariables& vars) {
   const StatOptions& live = options.live;
+  check_outputs_apart({{"the file of --model", live.model_file}}, {{"-o", options.output}});
   recording::Header header;
   header.model = model_name;
   header.cpu = cpu.id.brand.empty() ? cpu.id.vendor_string : cpu.id.brand;

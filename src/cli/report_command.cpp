@@ -10,6 +10,7 @@
 #include "cli/context.h"
 #include "cli/html_output.h"
 #include "cli/output.h"
+#include "cli/output_paths.h"
 #include "cli/profile_locate.h"
 #include "cli/render.h"
 #include "common/error.h"
@@ -292,6 +293,8 @@ std::vector<std::unique_ptr<CoreTypeProfile>> profile_core_types(recording::Reco
 }  // namespace
 
 int run_report(const ProfileOptions& options) {
+  check_outputs_apart({{"the recording", options.file}, {"the file of --model", options.model_file}},
+                      {{"-o", options.report.output}, {"--html", options.report.html}, {"--pprof", options.pprof}});
   if (!(options.min_share_percent >= 0 && options.min_share_percent <= 100)) {  // NaN too
     throw Error(fmt::format("--min-share {}: give a percentage from 0 to 100", options.min_share_percent));
   }
@@ -347,8 +350,9 @@ int run_report(const ProfileOptions& options) {
         out += locate_text(type->profile.locate, type->recording);
     }
     if (!options.pprof.empty()) {
-      pprof::write_pprof(hybrid ? core_type_path(options.pprof, type->type.pmu) : options.pprof, type->recording,
-                         type->profile, {fmt::format("{}: {}", type->model.name, type->model.title), options.file});
+      const pprof::About about{fmt::format("{}: {}", type->model.name, type->model.title), options.file};
+      write_file_atomically(hybrid ? core_type_path(options.pprof, type->type.pmu) : options.pprof,
+                            pprof::gzip(pprof::encode_profile(type->recording, type->profile, about)), "--pprof");
     }
   }
   emit(options.report.output, out);

@@ -1,6 +1,7 @@
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/output.h"
+#include "cli/output_paths.h"
 #include "cli/perf_command.h"
 #include "cli/stat_run.h"
 #include "schedule/plan.h"
@@ -44,6 +45,10 @@ int print_plans(const StatOptions& options, const cpu::CpuInfo& cpu, const std::
 }  // namespace
 
 int run_stat(const StatOptions& options) {
+  check_outputs_apart({{"the file of --model", options.model_file},
+                       {"the file of --metrics-file", options.metrics_file},
+                       {"the file of --retire-latencies", options.retire_latencies}},
+                      {{"-o", options.report.output}, {"--html", options.report.html}});
   Context context = make_context(options.cpu, options.metrics_file, options.model_file, options.root);
   std::vector<CoreTypePlan> plans = core_type_plans(options, context);
   if (options.print_groups || options.print_perf) return print_plans(options, context.cpu, plans);

@@ -18,7 +18,7 @@ namespace topdown::cli {
 collect::Options collect_options(const StatOptions& options);
 
 // Returns the exit status: the workload's (128+signal when a signal killed
-// it); without a workload 0, or 128+signal when SIGINT/SIGTERM stopped it.
+// it); without a workload 0, or 128+signal when a stop signal (SIGINT, SIGTERM, ...) stopped it.
 int count_and_report(const StatOptions& options, const Context& context, const schedule::Plan& plan,
                      const model::RunVariables& vars);
 

@@ -49,17 +49,17 @@ struct WorkloadResult {
   // by its basename) with its threads and children.
   std::vector<counts::Place> places;
   // The workload's exit status, or 128+signal when a signal killed it.
-  // Without a workload: 0, or 128+signal when SIGINT/SIGTERM ended counting.
+  // Without a workload: 0, or 128+signal when a stop signal ended counting.
   int exit_code = 0;
   std::optional<int> signal;      // the signal that killed the workload
-  std::optional<int> stopped_by;  // SIGINT or SIGTERM that topdown received while counting
+  std::optional<int> stopped_by;  // the stop signal (SIGINT, SIGTERM, ...) topdown received while counting
   double elapsed_s = 0;           // wall time from exec (or the start of counting) to the end
 };
 
 // What is counted. With a command and nothing else, the command from its
 // exec to its exit, with its threads and children. With pids or CPUs, those
 // are counted instead, for as long as the command runs when there is one,
-// else until the processes have exited (pids) or SIGINT/SIGTERM (CPUs).
+// else until the processes have exited (pids) or a stop signal (CPUs).
 // With cgroups, only their tasks are counted on the CPUs, each cgroup apart.
 struct Target {
   std::vector<std::string> command;  // run by topdown (execvp, no shell)
@@ -103,8 +103,9 @@ class CommandNotStarted : public Error {
 // waits, then lets it execvp(argv) (no shell). Counters are enabled by the
 // exec, so only the workload (with its threads and children) is counted.
 // Waits for it, reads each counter and returns the counts. The workload's
-// stdin/stdout/stderr are inherited. SIGINT and SIGTERM that another process
-// sends to topdown meanwhile are forwarded to it (a Ctrl-C at the terminal
+// stdin/stdout/stderr are inherited. SIGINT, SIGTERM, SIGHUP, SIGPIPE,
+// SIGQUIT and SIGUSR1 that topdown gets meanwhile from another process (or
+// SIGPIPE from its own write to a closed pipe) are forwarded to it (a Ctrl-C at the terminal
 // reaches it directly). With no groups it just runs the command.
 // Throws topdown::Error when the command cannot be run or a counter cannot
 // be opened (see perf::explain_open_failure); the child is always reaped.
@@ -114,7 +115,7 @@ WorkloadResult run_workload(const std::vector<std::string>& argv, const std::vec
 
 // Counts `target`: opens every group on it (per thread of each pid, or per
 // CPU), starts the command if there is one, and reads all counters every
-// `intervals.period`. SIGINT and SIGTERM end counting: without a command at
+// `intervals.period`. Those signals end counting: without a command at
 // once, with one when the command has exited (they are passed on to it as
 // run_workload says). Throws like run_workload, and Error for a pid that
 // does not exist or a target with nothing to count.

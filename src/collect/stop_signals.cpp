@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -19,8 +20,12 @@ std::atomic<int> notify_fd{-1};
 static_assert(std::atomic<pid_t>::is_always_lock_free && std::atomic<int>::is_always_lock_free,
               "read in a signal handler");
 
-struct sigaction previous_int {};
-struct sigaction previous_term {};
+// Each would otherwise kill topdown and leave the workload running without
+// it: interrupt and terminate, a closed terminal (SIGHUP) or pipe (SIGPIPE,
+// which a write of an interval's report raises when its reader is gone),
+// quit and the user's signal.
+constexpr std::array kStopSignals = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGUSR1};
+std::array<struct sigaction, kStopSignals.size()> previous{};
 
 void on_stop_signal(int signal, siginfo_t* info, void*) {
   const int saved_errno = errno;
@@ -52,13 +57,19 @@ StopSignals::StopSignals(pid_t workload) {
   handler.sa_sigaction = on_stop_signal;
   handler.sa_flags = SA_RESTART | SA_SIGINFO;
   sigemptyset(&handler.sa_mask);
-  ::sigaction(SIGINT, &handler, &previous_int);
-  ::sigaction(SIGTERM, &handler, &previous_term);
+  for (size_t i = 0; i < kStopSignals.size(); ++i) {
+    const int signal = kStopSignals[i];
+    ::sigaction(signal, nullptr, &previous[i]);
+    // SIGINT and SIGTERM are how topdown is stopped even as a background job
+    // of a script (which ignores SIGINT); any other signal topdown was
+    // started ignoring (nohup's SIGHUP) stays ignored, as in the workload.
+    const bool always = signal == SIGINT || signal == SIGTERM;
+    if (always || previous[i].sa_handler != SIG_IGN) ::sigaction(signal, &handler, nullptr);
+  }
 }
 
 StopSignals::~StopSignals() {
-  ::sigaction(SIGINT, &previous_int, nullptr);
-  ::sigaction(SIGTERM, &previous_term, nullptr);
+  for (size_t i = 0; i < kStopSignals.size(); ++i) ::sigaction(kStopSignals[i], &previous[i], nullptr);
   forward_target.store(0);
   notify_fd.store(-1);
 }

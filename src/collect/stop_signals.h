@@ -1,6 +1,7 @@
 #pragma once
-// SIGINT and SIGTERM while counting: they end the count instead of killing
-// topdown, so that what was counted is still reported. Private to the
+// SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT and SIGUSR1 while counting: they
+// end the count instead of killing topdown, so that what was counted is
+// still reported and the workload is not left running. Private to the
 // collect stage.
 #include <sys/types.h>
 

@@ -5,11 +5,7 @@
 #include <zlib.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <map>
 #include <unordered_map>
 
@@ -221,23 +217,6 @@ std::string gzip(const std::string& bytes) {
   deflateEnd(&stream);
   if (status != Z_STREAM_END) throw Error("cannot compress the pprof profile (zlib)");
   return out;
-}
-
-void write_pprof(const std::string& path, const recording::Recording& recording, const profile::Profile& profile,
-                 const About& about) {
-  const std::string bytes = gzip(encode_profile(recording, profile, about));
-  const std::string partial = path + ".partial";
-  {
-    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (out.flush()) {
-      out.close();
-      if (std::rename(partial.c_str(), path.c_str()) == 0) return;
-    }
-  }
-  const std::string reason = std::strerror(errno);
-  std::remove(partial.c_str());
-  throw Error(fmt::format("--pprof {}: cannot write it ({}); give a writable path", path, reason));
 }
 
 }  // namespace topdown::pprof

@@ -27,12 +27,8 @@ struct About {
 // the modules with their build ids.
 std::string encode_profile(const recording::Recording& recording, const profile::Profile& profile, const About& about);
 
-// encode_profile() gzipped into `path`, whole or not at all. Throws Error
-// naming the file when it cannot be written.
-void write_pprof(const std::string& path, const recording::Recording& recording, const profile::Profile& profile,
-                 const About& about);
-
-// The gzip (RFC 1952) stream of `bytes`, as pprof files are.
+// The gzip (RFC 1952) stream of `bytes`, as pprof files are (the CLI writes
+// them like its other outputs).
 std::string gzip(const std::string& bytes);
 
 }  // namespace topdown::pprof

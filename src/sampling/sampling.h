@@ -24,7 +24,7 @@ struct Options {
 struct Result {
   int exit_code = 0;              // as collect::WorkloadResult's
   std::optional<int> signal;      // the signal that killed the workload
-  std::optional<int> stopped_by;  // SIGINT or SIGTERM that topdown received
+  std::optional<int> stopped_by;  // the stop signal (SIGINT, SIGTERM, ...) topdown received
   double elapsed_s = 0;
   uint64_t lost = 0;   // records the kernel dropped because a ring was full
   uint64_t bytes = 0;  // size of the data file
@@ -38,7 +38,7 @@ struct Result {
 // ring per CPU; -p follows every thread of the processes and what they
 // start; CPUs sample everything on them. Before sampling, the mappings of
 // the processes already running (-p, -a, -C) are written from
-// /proc/PID/maps. SIGINT and SIGTERM end recording as they end collect's
+// /proc/PID/maps. Stop signals (SIGINT, SIGTERM, ...) end recording as they end collect's
 // counting. Throws Error (or collect::CommandNotStarted) as collect does,
 // and for a file that cannot be written.
 Result record(const collect::Target& target, const std::vector<collect::CounterGroup>& groups, recording::Header header,

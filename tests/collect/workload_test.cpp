@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstring>
 #include <thread>
 
 #include "collect/collect.h"
@@ -131,6 +132,45 @@ TEST(RunWorkload, ForwardsSigtermToTheWorkload) {
   EXPECT_EQ(after.sa_handler, before.sa_handler) << "the forwarding handler must be removed afterwards";
   expect_no_children();
 }
+
+// SIGHUP (a closed terminal), SIGPIPE (a closed pipe), SIGQUIT and SIGUSR1
+// killed topdown and left the workload running without it (issue 31): each
+// now stops counting as SIGTERM does, passed on to the workload, whose end
+// is waited for, and the handler is removed afterwards.
+class StopSignal : public ::testing::TestWithParam<int> {};
+
+TEST_P(StopSignal, IsPassedOnToTheWorkloadAndEndsCounting) {
+  const int signal = GetParam();
+  rlimit no_core{0, 0};  // SIGQUIT's default action dumps core: not into the test's directory
+  ASSERT_EQ(::setrlimit(RLIMIT_CORE, &no_core), 0);
+  TempDir dir;
+  const auto started = dir.path() / "started";
+  struct sigaction before {};
+  ::sigaction(signal, nullptr, &before);
+
+  std::thread sender([&] {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!std::filesystem::exists(started) && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ::kill(::getpid(), signal);
+  });
+  const WorkloadResult result = run_workload({"sh", "-c", "touch \"$0\"; exec sleep 20", started.string()}, {});
+  sender.join();
+
+  EXPECT_EQ(result.stopped_by, signal);
+  EXPECT_EQ(result.signal, signal) << "the workload got the signal and ended by it";
+  EXPECT_EQ(result.exit_code, 128 + signal);
+  struct sigaction after {};
+  ::sigaction(signal, nullptr, &after);
+  EXPECT_EQ(after.sa_handler, before.sa_handler) << "the forwarding handler must be removed afterwards";
+  expect_no_children();
+}
+
+INSTANTIATE_TEST_SUITE_P(RunWorkload, StopSignal, ::testing::Values(SIGHUP, SIGPIPE, SIGQUIT, SIGUSR1),
+                         [](const ::testing::TestParamInfo<int>& info) {
+                           return std::string(sigabbrev_np(info.param));
+                         });
 
 // Without a PMU, a hardware event fails to open: the error says why, and the
 // workload never runs.
