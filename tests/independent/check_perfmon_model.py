@@ -19,10 +19,10 @@ perfmon's formula cannot be evaluated (below); it reads uncore events
 modifier topdown does not take (eq1: cycles where the count equals the
 threshold); it reads an event the CPU's core events files
 (<CPU>/events/*core.json) do not list; its parent node is left out; its
-BaseFormula names metrics the model leaves out. A metric left out for none of these
-reasons is a mismatch. (EMR's and GNR's Bottleneck metrics, whose BaseFormula
-names hbm_bound, a node of SPR-HBM only, are evaluated from their expanded
-Formula like every other: it has L3_Bound's formula there.)
+BaseFormula names metrics the model leaves out. A metric left out for none
+of these reasons is a mismatch. (EMR's and GNR's Bottleneck metrics, whose
+BaseFormula names hbm_bound, a node of SPR-HBM only, are evaluated from
+their expanded Formula like every other: it has L3_Bound's formula there.)
 
 Formulas perfmon writes that Python cannot read as written: a comparison
 with a space inside (`q > = 0`, Granite Rapids and the client Lion/Redwood
@@ -228,6 +228,7 @@ class Metric:
         self.constants = {c["Alias"]: c["Name"] for c in raw["Constants"]}
         self.retire_latencies = {}
         self.unevaluable = None
+        metrics_file = os.path.basename(where)
         where = f"{where}: {self.name}"
         try:
             for alias, event in self.events.items():
@@ -236,7 +237,7 @@ class Metric:
                     if plain not in retire_latencies:
                         raise Unevaluable(f"no retire latency of {plain} is given")
                     self.retire_latencies[alias] = retire_latencies[plain]
-            self.formula = compile_python(with_costs_parenthesised(raw["Formula"], where), f"{where} Formula",
+            self.formula = compile_python(with_costs_parenthesised(raw["Formula"], metrics_file), f"{where} Formula",
                                           set(self.events) | set(self.constants) | set(BUILTINS)
                                           | {DURATION_S, NOT_AVAILABLE})
             for alias in self.retire_latencies:  # a number given with the model, not a count
@@ -278,10 +279,10 @@ class Metric:
         return value / PERCENT if self.is_node and value is not None else value
 
 
-def with_costs_parenthesised(formula, where):
+def with_costs_parenthesised(formula, metrics_file):
     """The formula with each `a * ( A * F ) - ( B * F )` read as
     `a * ( ( A * F ) - ( B * F ) )` in the files COST_ERRATA names."""
-    if os.path.basename(where.split(":")[0]) not in COST_ERRATA:
+    if metrics_file not in COST_ERRATA:
         return formula
     return UNPARENTHESISED_COST.sub(r"\1 * ( ( \2 * \3 ) - ( \4 * \3 ) )", formula)
 
