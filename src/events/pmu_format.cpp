@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdio>
+#include <utility>
 
 #include "common/error.h"
 
@@ -35,6 +36,12 @@ std::string hex(uint64_t value) {
 
 }  // namespace
 
+MissingTerm::MissingTerm(std::string term, std::string pmu)
+    : Error("unknown term '" + term + "' for PMU '" + pmu +
+            "'; see the PMU's format directory for the terms it accepts"),
+      term_(std::move(term)),
+      pmu_(std::move(pmu)) {}
+
 PmuFormat PmuFormat::from_directory(const std::filesystem::path& format_dir) {
   PmuFormat format;
   format.pmu_name_ = format_dir.parent_path().filename().string();
@@ -61,6 +68,7 @@ PmuFormat PmuFormat::builtin_x86_core(cpu::Vendor vendor) {
     format.add_term("in_tx", "config:32", origin);
     format.add_term("in_tx_cp", "config:33", origin);
     format.add_term("eq", "config:36", origin);
+    format.add_term("umask2", "config:40-47", origin);  // Lion Cove on: the unit mask's extension
     format.add_term("offcore_rsp", "config1:0-63", origin);
     format.add_term("ldlat", "config1:0-15", origin);
     format.add_term("frontend", "config1:0-23", origin);
@@ -135,10 +143,7 @@ bool PmuFormat::knows(std::string_view term) const { return ranges_of(term) != n
 
 void PmuFormat::set(Encoding& encoding, std::string_view term, uint64_t value) const {
   const auto* ranges = ranges_of(term);
-  if (ranges == nullptr) {
-    throw Error("unknown term '" + std::string(term) + "' for PMU '" + pmu_name_ +
-                "'; see the PMU's format directory for the terms it accepts");
-  }
+  if (ranges == nullptr) throw MissingTerm(std::string(term), pmu_name_);
   unsigned width = 0;
   for (const BitRange& range : *ranges) width += range.high - range.low + 1;
   if ((value & ~low_bits(width)) != 0) {

@@ -9,10 +9,24 @@
 #include <string_view>
 #include <vector>
 
+#include "common/error.h"
 #include "cpu/cpu_info.h"
 #include "events/event.h"
 
 namespace topdown::events {
+
+// A term the PMU's format lacks: a field of a newer kernel's layout (umask2,
+// which Lunar Lake's events need, on an older kernel), or a misspelt term.
+class MissingTerm : public Error {
+ public:
+  MissingTerm(std::string term, std::string pmu);
+  const std::string& term() const { return term_; }
+  const std::string& pmu() const { return pmu_; }
+
+ private:
+  std::string term_;
+  std::string pmu_;
+};
 
 class PmuFormat {
  public:
@@ -36,7 +50,7 @@ class PmuFormat {
   bool knows(std::string_view term) const;
   // Replaces the term's bits in `encoding` with `value`; value bits go to the
   // term's ranges in the order listed (low bits to the first range). Throws
-  // when the term is unknown or the value does not fit.
+  // MissingTerm when the term is unknown, Error when the value does not fit.
   void set(Encoding& encoding, std::string_view term, uint64_t value) const;
   // The term's value as packed in `encoding` (0 for unknown terms).
   uint64_t get(const Encoding& encoding, std::string_view term) const;

@@ -9,6 +9,7 @@
 #include "events/event_table.h"
 #include "events/modifiers.h"
 #include "events/pfm_events.h"
+#include "events/pmu_format.h"
 #include "events/raw_syntax.h"
 #include "events/software_events.h"
 #include "events/sysfs_events.h"
@@ -63,16 +64,32 @@ struct Resolver::Impl {
       const EventTable table = EventTable::load(path);
       table_names.push_back(table.name());
       for (const auto& [key, entry] : table.entries()) {
-        if (table_events.count(key) != 0) continue;  // an earlier table wins
-        table_events.emplace(key, encode_entry(entry, table.name()));
+        if (table_events.count(key) != 0 || refused_events.count(key) != 0) continue;  // an earlier table wins
+        try {
+          table_events.emplace(key, encode_entry(entry, table.name()));
+        } catch (const MissingTerm& missing) {
+          // Refused when asked for, so that the model's other events still count.
+          refused_events.emplace(key, refusal(entry.name, missing));
+        }
       }
     }
+  }
+
+  static std::string refusal(const std::string& event, const MissingTerm& missing) {
+    return "event " + event + " needs the field " + missing.term() + " of PMU " + missing.pmu() +
+           ", which this kernel's " + missing.pmu() + " lacks (no format/" + missing.term() +
+           "; without it the event counts another): count on a kernel that knows this CPU";
   }
 
   Encoding encode_entry(const TableEntry& entry, const std::string& table_name) const {
     Encoding encoding;
     try {
       encoding = encode_spelled(entry.definition, /*pmu_may_be_absent=*/true).value();
+    } catch (const MissingTerm& missing) {
+      // A field of the kernel's layout that this PMU lacks (an older kernel)
+      // refuses the event alone; a term no layout has is a mistake in the table.
+      if (PmuFormat::builtin_x86_core(config.cpu.id.vendor).knows(missing.term())) throw;
+      throw ParseError(entry.definition_where, missing.what());
     } catch (const Error& error) {
       throw ParseError(entry.definition_where, error.what());
     }
@@ -112,7 +129,15 @@ struct Resolver::Impl {
     return encoding;
   }
 
+  // A table's event whose field the PMU lacks: refused, naming the event, the field and the PMU.
+  void refuse_if_unencodable(std::string_view name) const {
+    if (const auto refused = refused_events.find(lowercase(name)); refused != refused_events.end()) {
+      throw Error(refused->second);
+    }
+  }
+
   std::optional<Encoding> find_named(std::string_view base, std::string_view requested) const {
+    refuse_if_unencodable(base);
     if (const auto found = table_events.find(lowercase(base)); found != table_events.end()) {
       Encoding encoding = found->second;
       encoding.name = std::string(requested);
@@ -142,6 +167,7 @@ struct Resolver::Impl {
   Encoding resolve(std::string_view name) const {
     // A table may name a PMU spelling (msr/tsc/) to resolve it where this
     // machine lacks the PMU.
+    refuse_if_unencodable(name);
     if (const auto found = table_events.find(lowercase(name)); found != table_events.end()) {
       Encoding encoding = found->second;
       encoding.name = std::string(name);
@@ -166,7 +192,8 @@ struct Resolver::Impl {
   ResolverConfig config;
   SysfsPmus pmus;
   std::vector<std::string> table_names;
-  std::map<std::string, Encoding> table_events;  // by lower-case name
+  std::map<std::string, Encoding> table_events;       // by lower-case name
+  std::map<std::string, std::string> refused_events;  // by lower-case name: why it cannot be encoded here
   mutable std::once_flag pfm_chosen;
   mutable PfmChoice pfm_choice;
 };

@@ -2,8 +2,8 @@
 // Meteor Lake registers its arbiter as two boxes (uncore_arb_0, uncore_arb_1)
 // with a 6-bit "threshold" term and its uncore clock as uncore_cncu; Arrow
 // Lake the same clock and two memory controllers (uncore_imc_0, _1) whose
-// format has no unit mask. The sysfs trees here are laid out as the kernel
-// registers them.
+// format has no unit mask; Lunar Lake its clock's unit as the MMIO box
+// uncore_sncu. The sysfs trees here are laid out as the kernel registers them.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -84,6 +84,18 @@ TEST(ClientUncoreResolver, ArrowLakesMemoryControllersCountTheirTotalDataOnEvery
   EXPECT_EQ(data.config, 0x3Cu);
   EXPECT_EQ(data.counter_mask, 0x1Fu);
   EXPECT_EQ(resolver.resolve("UNC_CLOCK.SOCKET").type, 43u);
+}
+
+TEST(ClientUncoreResolver, LunarLakesClockCountsOnTheSncuBox) {
+  const topdown::testing::TempTree tree;
+  write_pmu(tree, "uncore_sncu", 44, true);
+  const Resolver resolver = client_resolver(tree, "lnl", 0xBD);
+  // Intel's corrected lunarlake_uncore.json: UNC_CLOCK.SOCKET, unit SANTA, event 0x00, umask 0x01.
+  const Encoding clock = resolver.resolve("UNC_CLOCK.SOCKET");
+  EXPECT_EQ(clock.pmu, "uncore_sncu");
+  EXPECT_EQ(clock.type, 44u);
+  EXPECT_TRUE(clock.uncore);
+  EXPECT_EQ(clock.config, 0x01u << 8);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "common/error.h"
 #include "cpu/cpu_info.h"
 #include "events/model_resolver.h"
 #include "model/model.h"
@@ -13,19 +14,24 @@ namespace {
 
 const std::filesystem::path kModels = std::filesystem::path(TOPDOWN_SOURCE_DIR) / "models";
 const std::filesystem::path kAdlSysfs = std::filesystem::path(TOPDOWN_SOURCE_DIR) / "tests/data/sysfs-adl/sys";
+// Lunar Lake's: its cpu_core PMU has the unit mask's extension, umask2.
+const std::filesystem::path kLnlSysfs = std::filesystem::path(TOPDOWN_SOURCE_DIR) / "tests/data/sysfs-lnl/sys";
 
-// This machine's resolver for `model_name`, with the Alder Lake-like sysfs
-// fixture (cpu_core type 4, cpu_atom type 8) as its PMUs.
-Resolver adl_resolver(const std::string& model_name) {
+// This machine's resolver for `model_name` on a CPU of `cpu_model`, with a
+// sysfs fixture as its PMUs.
+Resolver fixture_resolver(const std::string& model_name, int cpu_model, const std::filesystem::path& sysfs) {
   const model::Model model = model::select_model(kModels, {}, model_name);
   cpu::CpuInfo cpu;
   cpu.id.vendor = cpu::Vendor::Intel;
   cpu.id.family = 6;
-  cpu.id.model = 0x97;
+  cpu.id.model = cpu_model;
   ResolverConfig config = resolver_config(model, cpu);
-  config.sysfs_devices = kAdlSysfs / "bus/event_source/devices";
+  config.sysfs_devices = sysfs / "bus/event_source/devices";
   return Resolver(config);
 }
+
+// The Alder Lake-like fixture: cpu_core type 4, cpu_atom type 8.
+Resolver adl_resolver(const std::string& model_name) { return fixture_resolver(model_name, 0x97, kAdlSysfs); }
 
 TEST(HybridResolver, ECoreEventsOpenOnCpuAtom) {
   const Resolver resolver = adl_resolver("adl_ecore");
@@ -64,6 +70,40 @@ TEST(HybridResolver, AnotherMachinesECoreTreeIsSpelledForCpuAtom) {
   EXPECT_EQ(cycles.pmu, "cpu_atom");
   EXPECT_EQ(cycles.type, 4u);  // PERF_TYPE_RAW
   EXPECT_EQ(cycles.perf_spelling().rfind("cpu_atom/config=0x3c,", 0), 0u) << cycles.perf_spelling();
+}
+
+TEST(HybridResolver, LunarLakesUnitMaskExtensionGoesToUmask2) {
+  const Resolver resolver = fixture_resolver("lnl", 0xBD, kLnlSysfs);
+  // Intel's list: event 0xc5, UMask 0x00, UMaskExt 0x01; without the
+  // extension it would be every mispredicted branch.
+  const Encoding forward = resolver.resolve("BR_MISP_RETIRED.COND_TAKEN_FWD");
+  EXPECT_EQ(forward.pmu, "cpu_core");
+  EXPECT_EQ(forward.config, 0xc5u | 0x01ull << 40);
+  EXPECT_NE(forward.config, resolver.resolve("BR_MISP_RETIRED.ALL_BRANCHES").config);
+  EXPECT_EQ(resolver.resolve("MEM_LOAD_RETIRED.L1_HIT").config, 0xd1u | 0x01u << 8 | 0x01ull << 40);
+  // Not NEAR_CALL's encoding any more.
+  EXPECT_NE(resolver.resolve("BR_INST_RETIRED.COND_TAKEN_FWD").config,
+            resolver.resolve("BR_INST_RETIRED.NEAR_CALL").config);
+  // Modifiers keep the extension.
+  EXPECT_EQ(resolver.resolve("BR_MISP_RETIRED.COND_TAKEN_FWD:c1").config, 0xc5u | 1u << 24 | 0x01ull << 40);
+}
+
+TEST(HybridResolver, AnEventWhoseFieldThePmuLacksIsRefusedAlone) {
+  // The Lunar Lake model on PMUs without umask2 (an older kernel's): the
+  // events that need it are refused in one line naming the event, the field
+  // and the PMU; the model's other events still resolve.
+  const Resolver resolver = fixture_resolver("lnl", 0xBD, kAdlSysfs);
+  try {
+    resolver.resolve("BR_MISP_RETIRED.COND_TAKEN_FWD");
+    FAIL() << "resolved without umask2";
+  } catch (const Error& error) {
+    const std::string message = error.what();
+    EXPECT_EQ(message.find('\n'), std::string::npos);
+    EXPECT_EQ(message.rfind("event BR_MISP_RETIRED.COND_TAKEN_FWD needs the field umask2 of PMU cpu_core,", 0), 0u)
+        << message;
+  }
+  EXPECT_FALSE(resolver.knows("MEM_LOAD_RETIRED.L1_HIT:c1"));
+  EXPECT_EQ(resolver.resolve("BR_MISP_RETIRED.ALL_BRANCHES").config, 0xc5u);
 }
 
 }  // namespace

@@ -23,8 +23,8 @@ const std::filesystem::path kPerfmon =
     std::filesystem::path(TOPDOWN_SOURCE_DIR) / ".." / "shared" / "reference" / "intel-perfmon";
 
 struct IntelModel {
-  const char* model;  // models/<model>.model
-  const char* perfmon_dir;
+  const char* model;        // models/<model>.model
+  const char* perfmon_dir;  // where its events lists are: <CPU>, or events-2026-07/<CPU> (Intel's corrections)
   std::vector<const char*> event_lists;
   bool has_uncore_list = true;
 };
@@ -59,15 +59,20 @@ uint64_t counter_bits(const std::string& list) {
 // What the fields of an encoding should be: perfmon's values, then the
 // modifiers written after the name (:c1 :i1 :e1 :u0xE4 :SUP :USER).
 struct Expected {
-  uint64_t event, umask, cmask, inv, edge, any, offcore, equal = 0;
+  uint64_t event, umask, cmask, inv, edge, any, offcore, umask2, equal = 0;
   bool exclude_user = false, exclude_kernel = false, percore = false;
   int precise = 0;
+
+  // The whole config of a general-counter event, in the kernel's x86 core layout.
+  uint64_t config() const {
+    return event | umask << 8 | edge << 18 | any << 21 | inv << 23 | cmask << 24 | equal << 36 | umask2 << 40;
+  }
 };
 
 Expected expected_for(const nlohmann::json& perfmon, const std::string& modifiers) {
   Expected want{number(perfmon, "EventCode"), number(perfmon, "UMask"),      number(perfmon, "CounterMask"),
                 number(perfmon, "Invert"),    number(perfmon, "EdgeDetect"), number(perfmon, "AnyThread"),
-                number(perfmon, "MSRValue")};
+                number(perfmon, "MSRValue"),  number(perfmon, "UMaskExt")};
   for (size_t at = 0; at < modifiers.size();) {
     const size_t end = std::min(modifiers.find(':', at + 1), modifiers.size());
     const std::string mod = modifiers.substr(at + 1, end - at - 1);
@@ -190,7 +195,10 @@ TEST_P(PerfmonModelEvents, EveryEventMatchesIntelsList) {
       EXPECT_EQ((c >> 18) & 1, want.edge);
       EXPECT_EQ((c >> 21) & 1, want.any);
       EXPECT_EQ((c >> 36) & 1, want.equal);
+      EXPECT_EQ((c >> 40) & 0xFF, want.umask2);  // perfmon's UMaskExt (Lion Cove on)
+      EXPECT_EQ(c, want.config()) << "a bit no field of Intel's list sets";
       EXPECT_EQ(encoding.config1, want.offcore);
+      EXPECT_EQ(encoding.config2, 0u);
       EXPECT_FALSE(encoding.fixed_counter.has_value());
       // Restricted events carry their counters; the others may use any.
       const uint64_t allowed = counter_bits(counters);
@@ -232,35 +240,34 @@ TEST_P(PerfmonModelEvents, NoEventNeedsLibpfm) {
 // The hand-written Haswell model, then the ones tools/modelgen generates from
 // perfmon (their own tables encode every event; only Skylake's uncore list is
 // pinned beside its core list), the E-core ones last.
-INSTANTIATE_TEST_SUITE_P(Intel, PerfmonModelEvents,
-                         ::testing::Values(IntelModel{"hsw", "HSW", {"haswell_core.json", "haswell_uncore.json"}},
-                                           IntelModel{"skl", "SKL", {"skylake_core.json", "skylake_uncore.json"}},
-                                           IntelModel{"icl", "ICL", {"icelake_core.json"}, false},
-                                           IntelModel{"spr", "SPR", {"sapphirerapids_core.json"}, false},
-                                           IntelModel{"hsx", "HSX", {"haswellx_core.json"}, false},
-                                           IntelModel{"bdw", "BDW", {"broadwell_core.json"}, false},
-                                           IntelModel{"bdx", "BDX", {"broadwellx_core.json"}, false},
-                                           IntelModel{"skx", "SKX", {"skylakex_core.json"}, false},
-                                           IntelModel{"clx", "CLX", {"cascadelakex_core.json"}, false},
-                                           IntelModel{"rkl", "RKL", {"rocketlake_core.json"}, false},
-                                           IntelModel{"tgl", "TGL", {"tigerlake_core.json"}, false},
-                                           IntelModel{"icx", "ICX", {"icelakex_core.json"}, false},
-                                           IntelModel{"emr", "EMR", {"emeraldrapids_core.json"}, false},
-                                           IntelModel{"gnr", "GNR", {"graniterapids_core.json"}, false},
-                                           IntelModel{"sprhbm", "SPR", {"sapphirerapids_core.json"}, false},
-                                           IntelModel{"srf", "SRF", {"sierraforest_core.json"}, false},
-                                           IntelModel{"grr", "GRR", {"grandridge_core.json"}, false},
-                                           IntelModel{"adl", "ADL", {"alderlake_goldencove_core.json"}, false},
-                                           IntelModel{"mtl", "MTL", {"meteorlake_redwoodcove_core.json"}, false},
-                                           IntelModel{"lnl", "LNL", {"lunarlake_lioncove_core.json"}, false},
-                                           IntelModel{"arl", "ARL", {"arrowlake_lioncove_core.json"}, false},
-                                           IntelModel{"adl_ecore", "ADL", {"alderlake_gracemont_core.json"}, false},
-                                           IntelModel{"mtl_ecore", "MTL", {"meteorlake_crestmont_core.json"}, false},
-                                           IntelModel{"lnl_ecore", "LNL", {"lunarlake_skymont_core.json"}, false},
-                                           IntelModel{"arl_ecore", "ARL", {"arrowlake_skymont_core.json"}, false}),
-                         [](const ::testing::TestParamInfo<IntelModel>& test) {
-                           return std::string(test.param.model);
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Intel, PerfmonModelEvents,
+    ::testing::Values(IntelModel{"hsw", "HSW", {"haswell_core.json", "haswell_uncore.json"}},
+                      IntelModel{"skl", "SKL", {"skylake_core.json", "skylake_uncore.json"}},
+                      IntelModel{"icl", "ICL", {"icelake_core.json"}, false},
+                      IntelModel{"spr", "SPR", {"sapphirerapids_core.json"}, false},
+                      IntelModel{"hsx", "HSX", {"haswellx_core.json"}, false},
+                      IntelModel{"bdw", "BDW", {"broadwell_core.json"}, false},
+                      IntelModel{"bdx", "BDX", {"broadwellx_core.json"}, false},
+                      IntelModel{"skx", "SKX", {"skylakex_core.json"}, false},
+                      IntelModel{"clx", "CLX", {"cascadelakex_core.json"}, false},
+                      IntelModel{"rkl", "RKL", {"rocketlake_core.json"}, false},
+                      IntelModel{"tgl", "TGL", {"tigerlake_core.json"}, false},
+                      IntelModel{"icx", "ICX", {"icelakex_core.json"}, false},
+                      IntelModel{"emr", "EMR", {"emeraldrapids_core.json"}, false},
+                      IntelModel{"gnr", "GNR", {"graniterapids_core.json"}, false},
+                      IntelModel{"sprhbm", "SPR", {"sapphirerapids_core.json"}, false},
+                      IntelModel{"srf", "SRF", {"sierraforest_core.json"}, false},
+                      IntelModel{"grr", "GRR", {"grandridge_core.json"}, false},
+                      IntelModel{"adl", "ADL", {"alderlake_goldencove_core.json"}, false},
+                      IntelModel{"mtl", "MTL", {"meteorlake_redwoodcove_core.json"}, false},
+                      IntelModel{"lnl", "events-2026-07/LNL", {"lunarlake_lioncove_core.json"}, false},
+                      IntelModel{"arl", "events-2026-07/ARL", {"arrowlake_lioncove_core.json"}, false},
+                      IntelModel{"adl_ecore", "ADL", {"alderlake_gracemont_core.json"}, false},
+                      IntelModel{"mtl_ecore", "MTL", {"meteorlake_crestmont_core.json"}, false},
+                      IntelModel{"lnl_ecore", "LNL", {"lunarlake_skymont_core.json"}, false},
+                      IntelModel{"arl_ecore", "ARL", {"arrowlake_skymont_core.json"}, false}),
+    [](const ::testing::TestParamInfo<IntelModel>& test) { return std::string(test.param.model); });
 
 }  // namespace
 }  // namespace topdown::events

@@ -19,27 +19,29 @@ perfmon's formula cannot be evaluated (below); it reads uncore events
 modifier topdown does not take (eq1: cycles where the count equals the
 threshold); it reads an event the CPU's core events files
 (<CPU>/events/*core.json) do not list; its parent node is left out; its
-BaseFormula names a metric only other CPUs' files have (EMR's and GNR's
-Bottleneck metrics name hbm_bound, and perfmon's expansion puts L3_Bound's
-formula in its place) or metrics the model leaves out. A metric left out
-for none of these reasons is a mismatch.
-
-A metric whose BaseFormula names a metric only other CPUs' files have (the
-node hbm_bound of SPR-HBM, in EMR's and GNR's Bottleneck metrics), or names
-such a metric's reader in turn (Bottleneck_Other_Bottlenecks), is evaluated
-from its BaseFormula instead of the expanded Formula: the node the CPU lacks
-counts as 0 (as in toplev's models of these CPUs, which leave the term out),
-and every `tma_` name is that metric's own reference value, tree nodes as
-fractions. perfmon's expansion puts L3_Bound's formula in the absent node's
-place, which would count the L3 stalls twice.
+BaseFormula names metrics the model leaves out. A metric left out for none
+of these reasons is a mismatch. (EMR's and GNR's Bottleneck metrics, whose
+BaseFormula names hbm_bound, a node of SPR-HBM only, are evaluated from
+their expanded Formula like every other: it has L3_Bound's formula there.)
 
 Formulas perfmon writes that Python cannot read as written: a comparison
 with a space inside (`q > = 0`, Granite Rapids and the client Lion/Redwood
-Cove files) is read as `>=`. A formula that stays unreadable or is more than
-arithmetic, comparisons, conditionals and min/max (`#NA if 0 > 2 else ...`
-in sapphirerapidshbm_metrics.json, `a[0]` in uncore C-state metrics) cannot
-be evaluated: it is noted, and the model must not have that metric (if it
-does, that is a mismatch: its values could not be checked).
+Cove files) is read as `>=`; the spreadsheet's `#NA` (`#NA if 0 > 2 else
+...` in sapphirerapidshbm_metrics.json) is a value that is n/a where the
+formula reaches it. A formula that stays unreadable or is more than
+arithmetic, comparisons, conditionals and min/max (`a[0]` in uncore C-state
+metrics) cannot be evaluated: it is noted, and the model must not have that
+metric (if it does, that is a mismatch: its values could not be checked).
+
+Errata: the TMA 5.1 files of Meteor Lake, Lunar Lake, Arrow Lake and
+Granite Rapids write each load's cost in L3_Hit_Latency, Contested_Accesses
+and Data_Sharing (and in every metric whose expansion holds them) without
+its parentheses: `a * ( 12 * F ) - ( 3 * F )`, F the core frequency's
+expansion. Intel's TMA spreadsheet charges each load the difference
+(`MEM_LOAD_RETIRED.L3_HIT*min($PEBS, #Mem_XSNP_None_Cost -
+#Mem_L2_Hit_Cost)`), as perfmon's TMA 5.2 Granite Rapids file writes it:
+this check reads those files' formulas so (`a * ( ( 12 * F ) - ( 3 * F ) )`)
+and fails if one of the three named metrics lacks the erratum.
 
 Retire latencies (`EVENT:retire_latency`): with --retire-latency FILE
 (perfmon's *_retire_latency.json) the alias is the `MEAN` of the event's
@@ -186,8 +188,22 @@ FORMULA_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Compare, ast.IfExp,
                  ast.Gt, ast.GtE, ast.Lt, ast.LtE, ast.Eq, ast.NotEq, ast.And, ast.Or)
 
 
-class NamedMetricNotAvailable(ArithmeticError):
-    """A metric a BaseFormula names is n/a: so is the formula."""
+class NotAvailableValue(ArithmeticError):
+    """The spreadsheet's #NA, where a formula reaches it: the metric is n/a."""
+
+
+# The spreadsheet's not-available value, as a name Python can read.
+NOT_AVAILABLE = "NOT_AVAILABLE"
+# The core frequency as perfmon's expanded formulas write it.
+CORE_FREQUENCY = (r"\( \( \( \w+ \) / \w+ \) \* \w+ / \( 1000000000 \) / "
+                  r"\( \( durationtimeinmilliseconds / 1000 \) \) \)")
+UNPARENTHESISED_COST = re.compile(rf"(\w+) \* \( ([0-9.]+) \* ({CORE_FREQUENCY}) \) - \( ([0-9.]+) \* \3 \)")
+# The metrics files with that erratum, and the metrics that must have it.
+COST_ERRATA = {
+    file: ("L3_Hit_Latency", "Contested_Accesses", "Data_Sharing")
+    for file in ("meteorlake_metrics_redwoodcove_core.json", "lunarlake_metrics_lioncove_core.json",
+                 "arrowlake_metrics_lioncove_core.json", "graniterapids_metrics.json")
+}
 
 
 class Unevaluable(Exception):
@@ -209,10 +225,10 @@ class Metric:
         self.parent = raw.get("ParentCategory") or None
         self.events = {e["Alias"]: e["Name"] for e in raw["Events"]}
         self.base_formula = raw.get("BaseFormula", "")  # named metrics, not expanded
-        self.named_metrics = {}  # alias -> metric name, when the BaseFormula is what is evaluated
         self.constants = {c["Alias"]: c["Name"] for c in raw["Constants"]}
         self.retire_latencies = {}
         self.unevaluable = None
+        metrics_file = os.path.basename(where)
         where = f"{where}: {self.name}"
         try:
             for alias, event in self.events.items():
@@ -221,8 +237,9 @@ class Metric:
                     if plain not in retire_latencies:
                         raise Unevaluable(f"no retire latency of {plain} is given")
                     self.retire_latencies[alias] = retire_latencies[plain]
-            self.formula = compile_python(raw["Formula"], f"{where} Formula",
-                                          set(self.events) | set(self.constants) | set(BUILTINS) | {DURATION_S})
+            self.formula = compile_python(with_costs_parenthesised(raw["Formula"], metrics_file), f"{where} Formula",
+                                          set(self.events) | set(self.constants) | set(BUILTINS)
+                                          | {DURATION_S, NOT_AVAILABLE})
             for alias in self.retire_latencies:  # a number given with the model, not a count
                 del self.events[alias]
         except Unevaluable as why:
@@ -262,8 +279,26 @@ class Metric:
         return value / PERCENT if self.is_node and value is not None else value
 
 
+def with_costs_parenthesised(formula, metrics_file):
+    """The formula with each `a * ( A * F ) - ( B * F )` read as
+    `a * ( ( A * F ) - ( B * F ) )` in the files COST_ERRATA names."""
+    if metrics_file not in COST_ERRATA:
+        return formula
+    return UNPARENTHESISED_COST.sub(r"\1 * ( ( \2 * \3 ) - ( \4 * \3 ) )", formula)
+
+
+def check_cost_errata(path, raw_metrics):
+    """Each metric COST_ERRATA names for this file has the erratum (else Intel
+    fixed it, and the check must no longer correct it)."""
+    for entry in raw_metrics:
+        if entry["MetricName"] in COST_ERRATA.get(os.path.basename(path), ()) \
+                and not UNPARENTHESISED_COST.search(entry["Formula"]):
+            raise PerfmonError(f"{path}: {entry['MetricName']} no longer has the unparenthesised cost; "
+                               "remove it from COST_ERRATA")
+
+
 def compile_python(source, where, allowed_names):
-    source = SPLIT_OPERATOR.sub(r"\1=", source)
+    source = SPLIT_OPERATOR.sub(r"\1=", source).replace("#NA", NOT_AVAILABLE)
     try:
         tree = ast.parse(source, where, "eval")
     except SyntaxError as error:
@@ -320,6 +355,7 @@ def read_metrics(path, retire_latencies):
         with open(path, encoding="utf-8") as metrics_file:
             raw = json.load(metrics_file)
         metrics = [Metric(entry, path, retire_latencies) for entry in raw["Metrics"]]
+        check_cost_errata(path, raw["Metrics"])
     except (OSError, json.JSONDecodeError, KeyError, TypeError) as error:
         raise PerfmonError(f"{path}: not a perfmon metrics file: {error!r}")
     names = {m.name for m in metrics}
@@ -336,39 +372,6 @@ def read_metrics(path, retire_latencies):
             if unevaluable:
                 metric.threshold_unjudged = f"its threshold reads {', '.join(unevaluable)}, which cannot be evaluated"
     return metrics
-
-
-def read_through_base_formulas(metrics, tree):
-    """Metrics whose BaseFormula names a metric only other CPUs' files have,
-    and the metrics whose BaseFormula names those, are evaluated from their
-    BaseFormula (see the module's description)."""
-    own = {"tma_" + m.name.lower(): m for m in metrics}
-    foreign = tree.metric_names - set(own) - {m.name.lower() for m in metrics}
-    chosen = {}
-    changed = True
-    while changed:
-        changed = False
-        for metric in metrics:
-            # Events (with a dot, perhaps modifiers) are not metric names.
-            names = {t for t in BASE_FORMULA_TOKEN.findall(metric.base_formula) if not re.search(r"[.:]", t)}
-            if metric.name in chosen or not names & (foreign | {"tma_" + n.lower() for n in chosen}):
-                continue
-            chosen[metric.name] = names
-            changed = True
-    for metric in metrics:
-        if metric.name not in chosen:
-            continue
-        named = {}
-        for name in chosen[metric.name]:
-            if name in own:
-                named[name] = own[name].name
-            elif name in foreign:
-                named[name] = None
-            elif name not in BUILTINS:
-                raise PerfmonError(f"{metric.name}: its BaseFormula names {name}, which this check cannot read")
-        metric.formula = compile_python(metric.base_formula, f"{metric.name} BaseFormula", set(named) | set(BUILTINS))
-        metric.named_metrics = named
-        metric.unevaluable = None
 
 
 def topdown_event(perfmon_name):
@@ -516,27 +519,17 @@ class Reference:
                     return reference.constant(metric.constants[alias])
                 if alias == DURATION_S:
                     return reference.interval
-                if alias in metric.named_metrics:
-                    return reference.base_formula_value(metric.named_metrics[alias])
+                if alias == NOT_AVAILABLE:
+                    raise NotAvailableValue(alias)
                 raise KeyError(alias)  # then Python looks in the builtins: min, max
 
         try:
             return float(eval(metric.formula, {"__builtins__": BUILTINS}, Scope()))
-        except ArithmeticError:  # division by zero
+        except ArithmeticError:  # division by zero, #NA
             return None
 
     def topdown_value(self, name):
         return self.metrics[name].to_topdown_units(self.value(name))
-
-    def base_formula_value(self, name):
-        """A metric as a BaseFormula names it (tree nodes as fractions); an
-        absent node is 0, an n/a metric makes the formula n/a."""
-        if name is None:
-            return 0.0
-        value = self.topdown_value(name)
-        if value is None:
-            raise NamedMetricNotAvailable(name)
-        return value
 
     def threshold_inputs(self, metric):
         """The values a metric's threshold formula compares, by alias (None: n/a)."""
@@ -709,23 +702,20 @@ MODIFIERS_TOPDOWN_LACKS = ("eq1",)
 # Events perfmon's formulas read that its events files do not list.
 NOT_IN_EVENTS_FILES = (PERF_METRICS_PREFIX, "TSC")
 BASE_FORMULA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-BASE_FORMULA_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_.:=]*")
 
 
 class PerfmonTree:
     """What the other files of the perfmon folder tree (<tree>/<CPU>/...)
-    say: where each tree node sits in the other metrics files, which metric
-    names they have, and the core events of this file's CPU."""
+    say: where each tree node sits in the other metrics files, and the core
+    events of this file's CPU."""
 
     def __init__(self, metrics_path):
         cpu_folder = os.path.dirname(os.path.dirname(os.path.abspath(metrics_path)))
         self.placements = {}  # node name -> {(level, parent)}
-        self.metric_names = set()  # lower case, with and without tma_, as BaseFormulas name them
         for path in sorted(glob.glob(os.path.join(os.path.dirname(cpu_folder), "*", "metrics", "*.json"))):
             for entry in json_list(path, "Metrics"):
                 if "MetricName" not in entry:
                     continue
-                self.metric_names |= {entry["MetricName"].lower(), "tma_" + entry["MetricName"].lower()}
                 if entry.get("ParentCategory") and not os.path.samefile(path, metrics_path):
                     self.placements.setdefault(entry["MetricName"], set()).add(
                         (entry.get("Level"), entry["ParentCategory"]))
@@ -763,10 +753,6 @@ def why_absent(metric, by_name, reported, tree):
         return "their parent is not in the model"
     ours = {n.lower(): n for n in by_name} | {"tma_" + n.lower(): n for n in by_name}
     named = set(BASE_FORMULA_NAME.findall(metric.base_formula))
-    foreign = sorted(named & (tree.metric_names - set(ours)))
-    if foreign:
-        return (f"their BaseFormula names {', '.join(foreign)}, a metric this file does not have (its expanded "
-                f"Formula puts something else there)")
     left_out = sorted({ours[n] for n in named if n in ours and ours[n] not in reported})
     if left_out:
         return f"their BaseFormula names metrics the model leaves out: {', '.join(left_out)}"
@@ -1012,7 +998,6 @@ def main():
         measured = measured_retire_latencies(args.metrics, given, random.Random(args.seed))
         metrics = read_metrics(args.metrics, {**given, **measured})
         tree = PerfmonTree(args.metrics)
-        read_through_base_formulas(metrics, tree)
         settings = settings_of(args)
         if args.dry_run:
             dry_run(metrics, settings)

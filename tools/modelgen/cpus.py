@@ -2,17 +2,21 @@
 each (pinned in ../shared/reference/intel-perfmon/VERSIONS.md).
 
 `cpus` is taken from perfmon's mapfile.csv (the rows of the core events
-file) unless given here. A hybrid CPU's P-core model names its PMU
+file) unless given here. `events_directory` is where the core events files
+are read, when not beside the metrics: Intel's corrected Lunar Lake and
+Arrow Lake lists (events-2026-07/, see VERSIONS.md), whose pinned ones
+encode several branch and load events wrongly. A hybrid CPU's P-core model names its PMU
 (`cpu_core`), core type and the E-core model beside it (`companion`).
 """
 
 
 class Cpu:
     def __init__(self, name, title, directory, metrics, events, retire_latency=None, cpus=None, pmu=None,
-                 core_type=None, companion=None, server_uncore=False, pfm_pmu=None):
+                 core_type=None, companion=None, server_uncore=False, pfm_pmu=None, events_directory=None):
         self.name = name
         self.title = title
         self.directory = directory
+        self.events_directory = events_directory or directory
         self.metrics = metrics
         self.events = events          # core events files; the first one is the one the mapfile names
         self.retire_latency = retire_latency
@@ -28,9 +32,9 @@ class Cpu:
         self.pfm_pmu = pfm_pmu
 
 
-def hybrid_p_core(name, title, directory, metrics, events):
+def hybrid_p_core(name, title, directory, metrics, events, events_directory=None):
     return Cpu(name, title, directory, metrics, [events], pmu="cpu_core", core_type="P-core",
-               companion=f"{name}_ecore")
+               companion=f"{name}_ecore", events_directory=events_directory)
 
 
 CPUS = {cpu.name: cpu for cpu in [
@@ -64,9 +68,9 @@ CPUS = {cpu.name: cpu for cpu in [
     hybrid_p_core("mtl", "Intel Meteor Lake P-core", "MTL", "meteorlake_metrics_redwoodcove_core.json",
                   "meteorlake_redwoodcove_core.json"),
     hybrid_p_core("lnl", "Intel Lunar Lake P-core", "LNL", "lunarlake_metrics_lioncove_core.json",
-                  "lunarlake_lioncove_core.json"),
+                  "lunarlake_lioncove_core.json", events_directory="events-2026-07/LNL"),
     hybrid_p_core("arl", "Intel Arrow Lake P-core", "ARL", "arrowlake_metrics_lioncove_core.json",
-                  "arrowlake_lioncove_core.json"),
+                  "arrowlake_lioncove_core.json", events_directory="events-2026-07/ARL"),
 ]}
 
 # The hand-written Haswell model keeps its tree, but its encodings come from

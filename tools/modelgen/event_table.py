@@ -194,6 +194,11 @@ def encoding(event, all_counters):
     counter = event[field]
     code = event["EventCode"].split(",")[0].strip().lower()
     terms = [f"event={code}", f"umask={event['UMask'].lower()}"]
+    # The unit mask's extension (Lion Cove on): the PMU's umask2 field,
+    # without which the event counts another.
+    umask_ext = int(event.get("UMaskExt") or "0", 16)
+    if umask_ext:
+        terms.append(f"umask2={umask_ext:#04x}")
     if counter.startswith("Fixed counter"):
         # Counters 0-3 take perf's pseudo-encodings; the later ones (the
         # E-cores' topdown counters) are found by their own event code.

@@ -54,17 +54,11 @@ class FormulaTranslator:
     event_spelling: a callable from a perfmon event (upper case, with
     modifiers) to topdown's spelling; it raises when the event cannot be
     counted (the metric is then left out).
-    absent_nodes: lower case -> MetricName of the tree nodes other CPUs have
-    and this one lacks. A BaseFormula naming one (EMR's and GNR's hbm_bound,
-    a node of SPR-HBM) is read with the node as 0, as toplev computes these
-    CPUs; perfmon's expanded Formula puts L3_Bound's formula in its place.
     """
 
-    def __init__(self, metric_names, event_spelling, absent_nodes=None):
+    def __init__(self, metric_names, event_spelling):
         self.metric_names = metric_names
         self.event_spelling = event_spelling
-        self.absent_nodes = absent_nodes or {}
-        self.read_as_zero = set()  # the absent nodes a formula named
 
     def base_formula(self, text, where):
         check_python_syntax(text, where)
@@ -76,9 +70,6 @@ class FormulaTranslator:
                 out.append(self.metric_names[value])
             elif value.startswith("tma_"):
                 raise GeneratorError(f"{where}: names {value}, which no metric of the file is")
-            elif value in self.absent_nodes:
-                self.read_as_zero.add(self.absent_nodes[value])
-                out.append("0")
             elif value in RUN_TERMS:
                 out.append(RUN_TERMS[value])
             else:

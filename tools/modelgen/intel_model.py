@@ -19,6 +19,7 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from cpus import CPUS, EVENT_TABLES  # noqa: E402
+from errata import correct_errata  # noqa: E402
 from ecore_model import ECORE_CPUS, EcoreModel, ecore_cpus, write_ecore_model  # noqa: E402
 from event_table import EventTable  # noqa: E402
 from formulas import FormulaTranslator, ThresholdTranslator, safe_name  # noqa: E402
@@ -37,15 +38,15 @@ EXTRAS = os.path.join(HERE, "intel_extra.ini")
 class Generated:
     """One CPU's model: the metrics kept, each translated, and what was left out."""
 
-    def __init__(self, cpu, header, metrics, events, uncore, latencies, elsewhere, extras):
+    def __init__(self, cpu, header, metrics, events, uncore, latencies, elsewhere, extras, errata):
         self.cpu = cpu
         self.header = header
         self.extras = extras
+        self.errata = errata  # the errata of perfmon's file corrected (errata.py)
         fix_parents(metrics, elsewhere.parents, cpu)
         self.table = EventTable(events, latencies, uncore, extras)
         names = {"tma_" + m.name.lower(): safe_name(m.name) for m in metrics}
-        absent = {name: node for name, node in elsewhere.node_names.items() if "tma_" + name not in names}
-        self.formulas = FormulaTranslator(names, self.table.spell, absent)
+        self.formulas = FormulaTranslator(names, self.table.spell)
         self.left_out = {}  # MetricName -> why
         self.metrics = self.keep_countable(metrics)
         self.translate_thresholds()
@@ -125,12 +126,13 @@ def parent_named_by_threshold(metric, by_legacy, cpu):
 def generate(cpu, perfmon, text, out, elsewhere):
     directory = os.path.join(perfmon, cpu.directory)
     header, metrics = read_metrics(os.path.join(directory, "metrics", cpu.metrics))
-    events = read_events([os.path.join(directory, "events", f) for f in cpu.events])
+    events = read_events([os.path.join(perfmon, cpu.events_directory, "events", f) for f in cpu.events])
     uncore = read_uncore_events(directory) if cpu.server_uncore else {}
     latencies = read_retire_latencies(os.path.join(directory, "metrics", cpu.retire_latency)
                                       if cpu.retire_latency else None)
     extras = read_extras(EXTRAS, cpu.name)
-    generated = Generated(cpu, header, metrics, events, uncore, latencies, elsewhere, extras)
+    errata = correct_errata(cpu.name, metrics)
+    generated = Generated(cpu, header, metrics, events, uncore, latencies, elsewhere, extras, errata)
     cpus = cpu.cpus or cpu_matches(os.path.join(perfmon, "mapfile.csv"),
                                    f"/{cpu.directory}/events/{cpu.events[0]}")
     model_path = os.path.join(out, f"{cpu.name}.model")
@@ -152,7 +154,7 @@ def generate_ecore(cpu, perfmon, text, out):
 def generate_event_table(cpu, perfmon, out):
     """The perfmon encodings of the events a hand-written model names."""
     directory = os.path.join(perfmon, cpu.directory)
-    events = read_events([os.path.join(directory, "events", f) for f in cpu.events])
+    events = read_events([os.path.join(perfmon, cpu.events_directory, "events", f) for f in cpu.events])
     uncore = read_uncore_events(directory) if cpu.server_uncore else {}
     with open(os.path.join(SOURCE, "models", f"{cpu.name}.model"), encoding="utf-8") as handle:
         words = set(re.findall(r"[A-Za-z0-9_.]+", handle.read()))

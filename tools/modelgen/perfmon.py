@@ -112,14 +112,10 @@ class Elsewhere:
 
     parents: (name, level) -> parent, from every file where the parent's
     level is one less: the fix for a file whose ParentCategory contradicts
-    its Level (Serializing_Operation and Nop_Instructions of SKX, CLX, RKL).
-    node_names: lower case -> MetricName of every tree node: a BaseFormula
-    may name one its own file lacks (EMR's and GNR's hbm_bound), a node the
-    CPU does not have."""
+    its Level (Serializing_Operation and Nop_Instructions of SKX, CLX, RKL)."""
 
     def __init__(self, perfmon):
         self.parents = {}
-        self.node_names = {}
         for directory in sorted(os.listdir(perfmon)):
             folder = os.path.join(perfmon, directory, "metrics")
             if not os.path.isdir(folder):
@@ -130,7 +126,5 @@ class Elsewhere:
                 _, metrics = read_metrics(os.path.join(folder, file))
                 levels = {m.name: m.level for m in metrics}
                 for m in metrics:
-                    if m.is_node:
-                        self.node_names[m.name.lower()] = m.name
                     if m.parent and levels.get(m.parent) == m.level - 1:
                         self.parents.setdefault((m.name, m.level), m.parent)
