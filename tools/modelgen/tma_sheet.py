@@ -2,7 +2,7 @@
 node, Info metric and auxiliary term, one column of formulas per CPU.
 
     sheet = TmaSheet.read(path)
-    column = sheet.column("ICL")          # one CPU's formulas
+    column = sheet.column("ICL")          # one CPU's formulas ("EMR" finds a column "SPR/EMR")
     column.formula("Frontend_Bound")      # the cell, an empty one read as the cell to its right
     column.formula("#Pipeline_Width")     # an auxiliary term (`#` name) of that CPU
     sheet.children("Fetch_Latency")       # what a `##Fetch_Latency` reference sums
@@ -103,9 +103,13 @@ class TmaSheet:
         return cls(path, lines[0][2] if len(lines[0]) > 2 else "", cpus, rows)
 
     def column(self, cpu):
-        if cpu not in self.cpus:
+        """The column named `cpu`, or the one of several CPUs that names it
+        (the 5.02 sheet's `SPR/EMR` for EMR)."""
+        named = [i for i, name in enumerate(self.cpus) if name == cpu] or \
+                [i for i, name in enumerate(self.cpus) if cpu in name.split("/")]
+        if len(named) != 1:
             raise GeneratorError(f"{self.path}: no column {cpu} (columns: {', '.join(self.cpus)})")
-        return SheetColumn(self, self.cpus.index(cpu))
+        return SheetColumn(self, named[0])
 
     def children(self, name):
         return [row for row in self.rows if row.is_node and row.parent == name]
