@@ -11,6 +11,7 @@
 #include "cli/stat_run.h"
 #include "model/retire_latency_file.h"
 #include "settings/hybrid.h"
+#include "settings/perf_metrics.h"
 #include "settings/stat.h"
 
 namespace topdown::cli {
@@ -35,6 +36,8 @@ std::vector<CoreTypePlan> core_type_plans(const StatOptions& options, const Cont
   for (model::Model& model : models) {
     const events::Resolver resolver = resolver_for(model, context.cpu);
     const settings::StatPlanning planning = settings::plan_stat(options, context.cpu, model, given_latencies);
+    settings::check_perf_metrics_off(options.perf_metrics, model, planning.vars,
+                                     schedule::select_nodes(model, planning.selection), resolver);
     schedule::Plan plan = schedule::make_plan(model, planning.vars, planning.selection, resolver, planning.budget);
     plans.push_back({std::move(model), planning.vars, std::move(plan)});
   }

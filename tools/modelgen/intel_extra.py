@@ -1,13 +1,13 @@
 """The facts a CPU's model needs beyond perfmon's pinned files (intel_extra.ini):
 events and terms topdown spells its own way, constants and metrics of other
-Intel documents, and the general-counter form of the PERF_METRICS formulas."""
+Intel documents."""
 
 import re
 
 from perfmon import GeneratorError
 from text_table import read_text_table
 
-KINDS = ("events", "terms", "constants", "without_perf_metrics", "not_countable", "metric")
+KINDS = ("events", "terms", "constants", "not_countable", "metric")
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 
 
@@ -27,32 +27,12 @@ class ExtraMetric:
 
 
 class Extras:
-    def __init__(self, events=None, terms=None, constants=None, without_perf_metrics=None, not_countable=None,
-                 metrics=None):
+    def __init__(self, events=None, terms=None, constants=None, not_countable=None, metrics=None):
         self.events = events or {}
         self.terms = terms or {}
         self.constants = constants or {}
-        self.without_perf_metrics = without_perf_metrics or {}
         self.not_countable = not_countable or {}  # perfmon event -> why this CPU cannot count it
         self.metrics = metrics or []
-
-    def general_counter_form(self, formula, where):
-        """`formula` if perf_metrics else its general-counter twin; the formula
-        itself where the CPU has no such twin or the formula reads no field."""
-        if not self.without_perf_metrics or not re.search(r"\b(PERF_METRICS\.|TOPDOWN\.SLOTS\b(?![_:]))", formula):
-            return formula
-        fields = [f"PERF_METRICS.{f}" for f in ("FRONTEND_BOUND", "BAD_SPECULATION", "RETIRING", "BACKEND_BOUND")]
-        general = formula
-        for field in fields:
-            if field in self.without_perf_metrics:
-                share = re.escape(field) + r" / \(" + r" \+ ".join(r"PERF_METRICS\.\w+" for _ in fields) + r"\)"
-                general = re.sub(share, f"{self.without_perf_metrics[field]} / Info_Thread_SLOTS", general)
-        slots = self.without_perf_metrics.get("TOPDOWN.SLOTS")
-        if slots:
-            general = re.sub(r"\bTOPDOWN\.SLOTS\b(?![_:])", slots, general)
-        if "PERF_METRICS." in general:
-            raise GeneratorError(f"{where}: no general-counter form of '{formula}' (intel_extra.ini)")
-        return f"{formula} if perf_metrics else {general}"
 
 
 def read_extras(path, cpu):

@@ -23,6 +23,7 @@ from errata import correct_errata  # noqa: E402
 from ecore_model import ECORE_CPUS, EcoreModel, ecore_cpus, write_ecore_model  # noqa: E402
 from event_table import EventTable  # noqa: E402
 from formulas import FormulaTranslator, ThresholdTranslator, safe_name  # noqa: E402
+from general_counters import general_counter_forms  # noqa: E402
 from generated_files import check, write_atomically  # noqa: E402
 from intel_extra import read_extras  # noqa: E402
 from model_writer import write_model  # noqa: E402
@@ -38,13 +39,15 @@ EXTRAS = os.path.join(HERE, "intel_extra.ini")
 class Generated:
     """One CPU's model: the metrics kept, each translated, and what was left out."""
 
-    def __init__(self, cpu, header, metrics, events, uncore, latencies, elsewhere, extras, errata):
+    def __init__(self, cpu, header, metrics, events, uncore, latencies, elsewhere, extras, errata, perfmon):
         self.cpu = cpu
         self.header = header
         self.extras = extras
         self.errata = errata  # the errata of perfmon's file corrected (errata.py)
         fix_parents(metrics, elsewhere.parents, cpu)
         self.table = EventTable(events, latencies, uncore, extras)
+        self.general_forms = general_counter_forms(cpu.name, perfmon, {m.name for m in metrics}, self.table.spell,
+                                                   events)
         names = {"tma_" + m.name.lower(): safe_name(m.name) for m in metrics}
         self.formulas = FormulaTranslator(names, self.table.spell)
         self.left_out = {}  # MetricName -> why
@@ -81,7 +84,9 @@ class Generated:
         self.left_out_legacy = [m.legacy_name for m in metrics if m.name in self.left_out]
         for metric in kept:
             where = f"{self.cpu.name}: {metric.name}"
-            metric.translated = self.extras.general_counter_form(translated[metric.name], where)
+            metric.translated = translated[metric.name]
+            if self.general_forms:
+                metric.translated = self.general_forms.form(metric.name, metric.translated, where)
             self.table.mark_used(metric.translated)
         return kept
 
@@ -132,7 +137,7 @@ def generate(cpu, perfmon, text, out, elsewhere):
                                       if cpu.retire_latency else None)
     extras = read_extras(EXTRAS, cpu.name)
     errata = correct_errata(cpu.name, metrics)
-    generated = Generated(cpu, header, metrics, events, uncore, latencies, elsewhere, extras, errata)
+    generated = Generated(cpu, header, metrics, events, uncore, latencies, elsewhere, extras, errata, perfmon)
     cpus = cpu.cpus or cpu_matches(os.path.join(perfmon, "mapfile.csv"),
                                    f"/{cpu.directory}/events/{cpu.events[0]}")
     model_path = os.path.join(out, f"{cpu.name}.model")

@@ -1,5 +1,6 @@
 """Writes a generated model in topdown's model format (docs/model-format.md)."""
 
+import os
 import re
 import textwrap
 
@@ -59,14 +60,20 @@ def header_comment(generated, version):
              "Formulas, thresholds, levels, domains, groups and sample events are perfmon's; tree nodes are",
              "fractions (perfmon's percent / 100, thresholds likewise); descriptions, advice and units are ours."]
     extras = generated.extras
-    if extras.metrics or extras.events or extras.terms or extras.without_perf_metrics:
+    if extras.metrics or extras.events or extras.terms:
         lines += [""] + textwrap.wrap("From tools/modelgen/intel_extra.ini, beside perfmon's files: "
                   + "; ".join(what for what, given in (
                       (f"the metrics {', '.join(m.name for m in extras.metrics)}", extras.metrics),
                       (f"the events {', '.join(sorted(extras.events))}", extras.events),
-                      (f"{', '.join(sorted(extras.terms))} read another way", extras.terms),
-                      ("level 1 from general counters where the PERF_METRICS register is not used",
-                       extras.without_perf_metrics)) if given) + ".", WIDTH - 2)
+                      (f"{', '.join(sorted(extras.terms))} read another way", extras.terms)) if given) + ".",
+                  WIDTH - 2)
+    forms = generated.general_forms
+    if forms and forms.given:
+        lines += [""] + textwrap.wrap(
+            f"Where the PERF_METRICS register is not used (`perf_metrics` is 0), {', '.join(forms.given)} "
+            f"read general counters: the `else` branch of column {forms.column.cpu} of Intel's TMA spreadsheet "
+            f"(TMA/{os.path.basename(forms.column.sheet.path)}), with the slots from "
+            f"{forms.slots_event}.", WIDTH - 2)
     if generated.errata:
         lines += ["", "perfmon's errata corrected (tools/modelgen/errata.py):"]
         for names, why in generated.errata:
