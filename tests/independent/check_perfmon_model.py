@@ -719,9 +719,10 @@ class PerfmonTree:
 
     def __init__(self, metrics_path):
         cpu_folder = os.path.dirname(os.path.dirname(os.path.abspath(metrics_path)))
+        tree = os.path.dirname(cpu_folder)
         self.placements = {}  # node name -> {(level, parent)}
         self.metric_names = set()  # lower case, with and without tma_, as BaseFormulas name them
-        for path in sorted(glob.glob(os.path.join(os.path.dirname(cpu_folder), "*", "metrics", "*.json"))):
+        for path in sorted(glob.glob(os.path.join(tree, "*", "metrics", "*.json"))):
             for entry in json_list(path, "Metrics"):
                 if "MetricName" not in entry:
                     continue
@@ -729,6 +730,15 @@ class PerfmonTree:
                 if entry.get("ParentCategory") and not os.path.samefile(path, metrics_path):
                     self.placements.setdefault(entry["MetricName"], set()).add(
                         (entry.get("Level"), entry["ParentCategory"]))
+        # A newer TMA version's folder (intel-perfmon/tma-5.2/<CPU>) holds only
+        # the CPUs Intel revised: the other CPUs' metric names (SPR-HBM's
+        # hbm_bound, which EMR 5.2's Bottleneck metrics name) are in the pinned
+        # tree above it. Placements stay the version's own: versions move nodes.
+        if os.path.basename(tree).startswith("tma-"):
+            for path in glob.glob(os.path.join(os.path.dirname(tree), "*", "metrics", "*.json")):
+                for entry in json_list(path, "Metrics"):
+                    if "MetricName" in entry:
+                        self.metric_names |= {entry["MetricName"].lower(), "tma_" + entry["MetricName"].lower()}
         self.core_events = set()
         for path in glob.glob(os.path.join(cpu_folder, "events", "*core.json")):
             if not os.path.basename(path).endswith("uncore.json"):
