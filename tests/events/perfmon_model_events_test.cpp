@@ -4,6 +4,7 @@
 // the counters the list allows.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -236,7 +237,7 @@ INSTANTIATE_TEST_SUITE_P(Intel, PerfmonModelEvents,
                          ::testing::Values(IntelModel{"hsw", "HSW", {"haswell_core.json", "haswell_uncore.json"}},
                                            IntelModel{"skl", "SKL", {"skylake_core.json", "skylake_uncore.json"}},
                                            IntelModel{"icl", "ICL", {"icelake_core.json"}, false},
-                                           IntelModel{"spr", "SPR", {"sapphirerapids_core.json"}, false},
+                                           IntelModel{"spr@5.01", "SPR", {"sapphirerapids_core.json"}, false},
                                            IntelModel{"hsx", "HSX", {"haswellx_core.json"}, false},
                                            IntelModel{"bdw", "BDW", {"broadwell_core.json"}, false},
                                            IntelModel{"bdx", "BDX", {"broadwellx_core.json"}, false},
@@ -244,9 +245,14 @@ INSTANTIATE_TEST_SUITE_P(Intel, PerfmonModelEvents,
                                            IntelModel{"clx", "CLX", {"cascadelakex_core.json"}, false},
                                            IntelModel{"rkl", "RKL", {"rocketlake_core.json"}, false},
                                            IntelModel{"tgl", "TGL", {"tigerlake_core.json"}, false},
-                                           IntelModel{"icx", "ICX", {"icelakex_core.json"}, false},
-                                           IntelModel{"emr", "EMR", {"emeraldrapids_core.json"}, false},
-                                           IntelModel{"gnr", "GNR", {"graniterapids_core.json"}, false},
+                                           IntelModel{"icx@5.1", "ICX", {"icelakex_core.json"}, false},
+                                           IntelModel{"emr@5.1", "EMR", {"emeraldrapids_core.json"}, false},
+                                           IntelModel{"gnr@5.1", "GNR", {"graniterapids_core.json"}, false},
+                                           IntelModel{"icx", "tma-5.2/ICX", {"icelakex_core.json"}, false},
+                                           IntelModel{"spr", "tma-5.2/SPR", {"sapphirerapids_core.json"}, false},
+                                           IntelModel{"emr", "tma-5.2/EMR", {"emeraldrapids_core.json"}, false},
+                                           IntelModel{"gnr", "tma-5.2/GNR", {"graniterapids_core.json"}, false},
+                                           IntelModel{"cwf", "CWF", {"clearwaterforest_core.json"}, false},
                                            IntelModel{"sprhbm", "SPR", {"sapphirerapids_core.json"}, false},
                                            IntelModel{"srf", "SRF", {"sierraforest_core.json"}, false},
                                            IntelModel{"grr", "GRR", {"grandridge_core.json"}, false},
@@ -259,7 +265,11 @@ INSTANTIATE_TEST_SUITE_P(Intel, PerfmonModelEvents,
                                            IntelModel{"lnl_ecore", "LNL", {"lunarlake_skymont_core.json"}, false},
                                            IntelModel{"arl_ecore", "ARL", {"arrowlake_skymont_core.json"}, false}),
                          [](const ::testing::TestParamInfo<IntelModel>& test) {
-                           return std::string(test.param.model);
+                           // A test name is letters, digits and '_': spr@5.01 is spr_5_01.
+                           std::string name = test.param.model;
+                           std::replace_if(
+                               name.begin(), name.end(), [](char c) { return c == '@' || c == '.'; }, '_');
+                           return name;
                          });
 
 }  // namespace
