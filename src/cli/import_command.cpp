@@ -145,8 +145,7 @@ class FileAnalysis {
     evaluation.warnings.insert(evaluation.warnings.end(), topology_warnings_.begin(), topology_warnings_.end());
     evaluation.warnings.insert(evaluation.warnings.end(), unit_warnings_.begin(), unit_warnings_.end());
     report::RunInfo& run = report.run;
-    run.model_name = model_.name;
-    run.model_title = model_.title;
+    run.describe_model(model_);
     run.source = options_.file;
     run.elapsed_s = counts.sample.duration_s;
     run.multiplexed = evaluation.counted_share < 1;

@@ -17,8 +17,8 @@
 namespace topdown::cli {
 namespace {
 
-using Row = std::array<std::string, 7>;
-const Row kHeadings = {"Model", "Vendor", "Core", "Methodology", "Uncore", "CPUs (family: models)", "Title"};
+using Row = std::array<std::string, 8>;
+const Row kHeadings = {"Model", "Version", "Vendor", "Core", "Methodology", "Uncore", "CPUs (family: models)", "Title"};
 
 std::string or_dash(const std::string& text) { return text.empty() ? "-" : text; }
 
@@ -76,10 +76,24 @@ std::string uncore_of(const model::ModelHeader& header) {
   return "no";
 }
 
-Row row_of(const model::ModelHeader& header) {
-  return {
-      header.name,     vendors_of(header), or_dash(header.core_type), or_dash(header.methodology), uncore_of(header),
-      cpus_of(header), header.title};
+// Each version of a name is a row: the newest under the name alone, marked
+// the default, the older ones under the NAME@VERSION that pins them.
+Row row_of(const model::ModelHeader& header, const std::vector<model::ModelHeader>& headers) {
+  const auto same_name = [&](const model::ModelHeader& other) { return other.name == header.name; };
+  const bool several = std::count_if(headers.begin(), headers.end(), same_name) > 1;
+  const bool newest = std::none_of(headers.begin(), headers.end(), [&](const model::ModelHeader& other) {
+    return same_name(other) && model::compare_versions(other.version, header.version) > 0;
+  });
+  std::string version = or_dash(header.version);
+  if (several && newest) version += " (default)";
+  return {several && !newest ? header.versioned_name() : header.name,
+          version,
+          vendors_of(header),
+          or_dash(header.core_type),
+          or_dash(header.methodology),
+          uncore_of(header),
+          cpus_of(header),
+          header.title};
 }
 
 std::string text_table(const std::vector<Row>& rows) {
@@ -120,7 +134,8 @@ std::string markdown_table(const std::vector<Row>& rows) {
 
 int run_list_models(ModelListFormat format) {
   std::vector<Row> rows = {kHeadings};
-  for (const model::ModelHeader& header : model::load_headers(models_dir())) rows.push_back(row_of(header));
+  const std::vector<model::ModelHeader> headers = model::load_headers(models_dir());
+  for (const model::ModelHeader& header : headers) rows.push_back(row_of(header, headers));
   const std::string out = format == ModelListFormat::Markdown ? markdown_table(rows) : text_table(rows);
   write_stdout(out);
   return 0;

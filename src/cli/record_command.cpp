@@ -62,7 +62,7 @@ std::string print_record_commands(const std::vector<CoreTypePlan>& types, const 
       "# its own model (perf script names an event given a name without its PMU)\n";
   for (const CoreTypePlan& type : types) {
     const model::Model& model = type.model;
-    out += "# " + model.core_type + " (" + model.pmu + "), then: topdown report --cpu " + model.name +
+    out += "# " + model.core_type + " (" + model.pmu + "), then: topdown report --cpu " + model.versioned_name() +
            " with its perf script\n";
     out += perf_record_command(type.plan, command, rate, call_stacks, "perf-" + model.pmu + ".data");
   }
@@ -135,7 +135,8 @@ int run_record(const RecordOptions& options) {
       live.include_kernel || ::geteuid() == 0 || (!paranoid.empty() && std::atoi(paranoid.c_str()) <= 1);
   sampling_options.run_as =
       collect::choose_identity(::geteuid(), collect::sudo_variables_from_environment(), {live.user, live.keep_root});
-  const std::string model_name = live.model_file.empty() ? context.model.name : live.model_file;
+  // The versioned name, so that report evaluates with the version recorded.
+  const std::string model_name = live.model_file.empty() ? context.model.versioned_name() : live.model_file;
   recording::Header header = record_header(options, context.cpu, model_name, types.front().vars);
   std::vector<collect::CounterGroup> groups;
   if (settings::counts_core_types(context.cpu, types)) {
@@ -144,7 +145,7 @@ int run_record(const RecordOptions& options) {
       const settings::CoreTypePlacement placement = settings::core_type_placement(context.cpu, type.model, target);
       if (placement.cpus.empty()) continue;  // -C named no CPU of this type
       header.core_types.push_back(
-          {type.model.core_type, type.model.pmu, header.core_types.empty() ? model_name : type.model.name});
+          {type.model.core_type, type.model.pmu, header.core_types.empty() ? model_name : type.model.versioned_name()});
       for (collect::CounterGroup& group :
            settings::sampled_core_type_groups(settings::sampled_groups(type.plan, target), placement)) {
         groups.push_back(std::move(group));

@@ -77,8 +77,7 @@ report::Report function_report(const profile::FunctionResult& result, const prof
                                const ProfileOptions& options, const std::string& tree = "self") {
   const profile::Function& function = result.function;
   report::RunInfo run;
-  run.model_name = model.name;
-  run.model_title = model.title;
+  run.describe_model(model);
   run.source = options.file;
   run.elapsed_s = function.counts.duration_s;  // a function's: the run's time times its share of the clock
   run.groups = static_cast<int>(recording.header.groups.size());

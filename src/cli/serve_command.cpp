@@ -49,8 +49,7 @@ std::string description(const std::vector<serve::CoreTypePart>& parts, const col
 
 report::RunInfo run_info(const model::Model& model, const schedule::Plan& plan, const collect::Target& target) {
   report::RunInfo run;
-  run.model_name = model.name;
-  run.model_title = model.title;
+  run.describe_model(model);
   run.cpus = target.cpus;
   run.pids.assign(target.pids.begin(), target.pids.end());
   run.groups = static_cast<int>(plan.groups.size());

@@ -21,8 +21,7 @@ class Analysis {
   Analysis(const StatOptions& options, const model::Model& model, const schedule::Plan& plan,
            const model::RunVariables& vars, const collect::Target& target, const LiveUnits* units)
       : evaluator_(model, plan.nodes, evaluation_options(plan, vars)), units_(units) {
-    run_.model_name = model.name;
-    run_.model_title = model.title;
+    run_.describe_model(model);
     run_.command = options.command;
     run_.cpus = target.cpus;
     run_.pids.assign(target.pids.begin(), target.pids.end());

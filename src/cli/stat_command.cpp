@@ -32,7 +32,8 @@ int print_plans(const StatOptions& options, const cpu::CpuInfo& cpu, const std::
              "): " + schedule::describe(type.plan);
       continue;
     }
-    const std::string import = "topdown import --cpu " + model.name + " --smt " + smt + " -l " +
+    // The versioned name: the file is imported with the version it was planned for.
+    const std::string import = "topdown import --cpu " + model.versioned_name() + " --smt " + smt + " -l " +
                                std::to_string(options.report.level) + (options.all_info ? " --info" : "");
     if (hybrid) out += "# " + model.core_type + " (" + model.pmu + "):\n";
     out += perf_stat_commands(type.plan, options.command, import, hybrid ? "perf-" + model.pmu + ".csv" : "perf.csv");

@@ -81,8 +81,7 @@ report::Report summary_of(const StatOptions& options, RepeatedTree& tree, const 
   eval::Evaluation summary = eval::summarize_runs(tree.evaluator, tree.evaluations, tree.total);
   summary.warnings.push_back(note);
   report::RunInfo run;
-  run.model_name = tree.type->model.name;
-  run.model_title = tree.type->model.title;
+  run.describe_model(tree.type->model);
   run.command = options.command;
   run.groups = static_cast<int>(tree.type->plan.groups.size());
   run.multiplexed = tree.type->plan.multiplexed() && !options.no_multiplex;

@@ -76,6 +76,14 @@ Comparison compare(SavedReport a, SavedReport b, double alpha, double min_change
     throw Error(fmt::format("{} is a report of model {} and {} of model {}: compare reports of one model", a.label,
                             a.model, b.label, b.model));
   }
+  // A new TMA version moves, adds and renames nodes (5.2 puts MEM_Bandwidth
+  // under L3_Miss_Bound): its changes would read as the program's.
+  if (!a.tma_version.empty() && !b.tma_version.empty() && a.tma_version != b.tma_version) {
+    throw Error(
+        fmt::format("{} is a report of TMA {} and {} of TMA {}: the versions place nodes differently; "
+                    "measure both with one version, pinned with --cpu {}@{} (or {}@{})",
+                    a.label, a.tma_version, b.label, b.tma_version, a.model, a.tma_version, a.model, b.tma_version));
+  }
   if (a.deepest_level != b.deepest_level) {
     throw Error(fmt::format("{} goes to level {} and {} to level {}: make both with the same -l", a.label,
                             a.deepest_level, b.label, b.deepest_level));

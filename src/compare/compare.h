@@ -36,6 +36,7 @@ struct Scope {
 struct SavedReport {
   std::string label;  // the file, as the user named it
   std::string model;
+  std::string tma_version;    // of `model` ("5.2"); empty when the report does not say (older reports)
   int deepest_level = 0;      // of its tree nodes
   std::vector<Scope> scopes;  // in the order the report first names them
 };
@@ -90,7 +91,8 @@ struct Comparison {
 
 // A change is significant when Welch's p < `alpha` and |change| >=
 // `min_change`. Throws Error naming both files when they are of different
-// models or levels, or have no scope in common.
+// models, TMA versions (where both say theirs) or levels, or have no scope
+// in common.
 Comparison compare(SavedReport a, SavedReport b, double alpha, double min_change = kDefaultMinChange);
 
 // --fail-if NODE>+LIMIT or NODE<-LIMIT: the change in points (fractions) or

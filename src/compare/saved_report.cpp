@@ -81,6 +81,7 @@ struct ScopeRecords {
 struct Record {
   std::string format;
   std::string model;
+  std::string tma_version;
   std::string scope;
   std::string core_type;  // a hybrid CPU's record: its core type's tree, a scope of its own
   bool interval = false;  // time is a number: an interval's record
@@ -143,6 +144,7 @@ class Reader {
     SavedReport report;
     report.label = label_;
     report.model = model_;
+    report.tma_version = tma_version_;
     for (ScopeRecords& records : scopes_) {
       Scope scope;
       scope.name = records.name;
@@ -172,6 +174,8 @@ class Reader {
         while (json.next_key(key_)) {
           if (key_ == "name" && json.next_is('"'))
             json.string(record.model);
+          else if (key_ == "tma_version" && json.next_is('"'))
+            json.string(record.tma_version);
           else
             json.skip_value();
         }
@@ -259,7 +263,10 @@ class Reader {
   }
 
   void add(const Record& record) {
-    if (model_.empty()) model_ = record.model;
+    if (model_.empty()) {
+      model_ = record.model;
+      tma_version_ = record.tma_version;
+    }
     // "P-core", "E-core CPU9": a hybrid CPU's two trees are never one scope.
     const std::string scope = record.core_type.empty() ? record.scope
                               : record.scope.empty()   ? record.core_type
@@ -280,6 +287,7 @@ class Reader {
 
   std::string label_;
   std::string model_;
+  std::string tma_version_;
   std::vector<ScopeRecords> scopes_;
   std::map<std::string, size_t, std::less<>> scope_index_;
   // The tree nodes and Info metrics of the record being read.

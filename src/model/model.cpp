@@ -72,6 +72,41 @@ std::vector<const Node*> Model::children(std::string_view parent) const {
   return found;
 }
 
+bool is_version(std::string_view text) {
+  const std::size_t dot = text.find('.');
+  const auto digits = [](std::string_view part) {
+    return !part.empty() && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  return dot == std::string_view::npos ? digits(text) : digits(text.substr(0, dot)) && digits(text.substr(dot + 1));
+}
+
+int compare_versions(std::string_view a, std::string_view b) {
+  // Whole numbers by value (leading zeros dropped, then length, then digits),
+  // fractions digit by digit, the shorter padded with zeros (5.1 is 5.10).
+  const auto whole = [](std::string_view v) {
+    v = v.substr(0, v.find('.'));
+    while (v.size() > 1 && v.front() == '0') v.remove_prefix(1);
+    return v;
+  };
+  const auto fraction = [](std::string_view v) {
+    const std::size_t dot = v.find('.');
+    return dot == std::string_view::npos ? std::string_view() : v.substr(dot + 1);
+  };
+  const std::string_view whole_a = whole(a);
+  const std::string_view whole_b = whole(b);
+  if (whole_a.size() != whole_b.size()) return whole_a.size() < whole_b.size() ? -1 : 1;
+  if (const int order = whole_a.compare(whole_b); order != 0) return order < 0 ? -1 : 1;
+  std::string fraction_a(fraction(a));
+  std::string fraction_b(fraction(b));
+  const std::size_t digits = std::max(fraction_a.size(), fraction_b.size());
+  fraction_a.resize(digits, '0');
+  fraction_b.resize(digits, '0');
+  const int order = fraction_a.compare(fraction_b);
+  return order < 0 ? -1 : (order > 0 ? 1 : 0);
+}
+
+std::string ModelHeader::versioned_name() const { return version.empty() ? name : name + "@" + version; }
+
 bool ModelHeader::matches(const cpu::CpuId& id) const {
   return std::any_of(cpus.begin(), cpus.end(), [&](const CpuMatch& match) {
     return match.vendor == id.vendor && match.family == id.family && id.model >= match.model_min &&

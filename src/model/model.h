@@ -113,6 +113,10 @@ struct ModelHeader {
   // The method and version the tree follows, as `topdown list --models` shows
   // it ("TMA 5.01", "Arm Topdown Methodology"); empty when the file does not say.
   std::string methodology;
+  // The version of that method ("5.2"), a decimal number; empty when the
+  // file does not say. One name may have several versions, each its own
+  // file: `--cpu NAME@VERSION` picks one, `--cpu NAME` the newest.
+  std::string version;
   // The event that counts the core's clock (unhalted cycles): runs of one
   // file counted one after another are joined through it, since runs of one
   // plan agree in cycles better than in time. Empty: joined through time.
@@ -120,6 +124,9 @@ struct ModelHeader {
   ModelCounters counters;
   std::filesystem::path source;
 
+  // "spr@5.01" when the model has a version, else its name: what --cpu
+  // takes for exactly this model, and what a recording remembers.
+  std::string versioned_name() const;
   bool matches(const cpu::CpuId& id) const;
   // The model is for `cpu`: for its id, or for one of its core kinds (an Arm
   // big.LITTLE system's little cores).
@@ -148,6 +155,13 @@ struct Model : ModelHeader {
   std::vector<const Node*> children(std::string_view parent) const;
 };
 
+// Orders two method versions as the decimal numbers they are (5.01 < 5.1 <
+// 5.2): negative when `a` is older, 0 when they are the same version,
+// positive when `a` is newer. Both must pass is_version.
+int compare_versions(std::string_view a, std::string_view b);
+// Digits with at most one '.' between digits: "5.2", "4".
+bool is_version(std::string_view text);
+
 // Loads one model file. Throws ParseError naming file, line and column for
 // syntax errors, unknown keys, bad formulas, unknown parents, duplicate or
 // cyclic nodes.
@@ -159,13 +173,15 @@ ModelHeader load_header(const std::filesystem::path& file);
 
 // The header of every *.model file in `dir`, by file name; throws on a
 // missing or empty folder, the first bad header, and two files defining one
-// model name.
+// model name and version.
 std::vector<ModelHeader> load_headers(const std::filesystem::path& dir);
 
 // The model for `name` (a --cpu argument: a model's name, or the start of one
-// model's name or title) or else the first whose cpus fit `id`. Only the
-// headers are read to choose; then the chosen file is loaded. Throws Error
-// naming the nearest models when none fits.
+// model's name or title, with an optional `@VERSION`) or else the first whose
+// cpus fit `id`; of a name with several versions, the newest unless `name`
+// pins one. Only the headers are read to choose; then the chosen file is
+// loaded. Throws Error naming the nearest models when none fits, and the
+// versions there are when the pinned one is not among them.
 Model select_model(const std::filesystem::path& dir, const cpu::CpuId& id, const std::string& name_override = "");
 
 // The model of each core type: `model` and, on a hybrid CPU, its companion

@@ -10,8 +10,19 @@
 namespace topdown::model {
 namespace {
 
-const Keys kModelKeys = {"name",          "title",     "cpus",  "event_table", "pfm_pmu",  "pmu",
-                         "core_type",     "companion", "clock", "methodology", "counters", "counters_without_smt",
+const Keys kModelKeys = {"name",
+                         "title",
+                         "cpus",
+                         "event_table",
+                         "pfm_pmu",
+                         "pmu",
+                         "core_type",
+                         "companion",
+                         "clock",
+                         "methodology",
+                         "version",
+                         "counters",
+                         "counters_without_smt",
                          "fixed_counters"};
 
 std::vector<std::filesystem::path> model_files(const std::filesystem::path& dir) {
@@ -45,9 +56,10 @@ ModelHeader header_from(const Section& section, const std::filesystem::path& fil
   ModelHeader header;
   header.source = file;
   header.name = value_of(section, "name");
-  if (header.name.find(' ') != std::string::npos) {
+  if (header.name.find_first_of(" @") != std::string::npos) {
     throw ParseError(section.find("name")->value_at(),
-                     "model name '" + header.name + "' contains blanks; use one word such as zen5");
+                     "model name '" + header.name +
+                         "' contains a blank or '@'; use one word such as zen5 (the version goes in 'version')");
   }
   header.title = value_of(section, "title");
   for (const ListItem& item : split_list(*section.find("event_table"))) header.event_tables.push_back(item.text);
@@ -56,6 +68,11 @@ ModelHeader header_from(const Section& section, const std::filesystem::path& fil
   header.core_type = value_of(section, "core_type");
   header.companion = value_of(section, "companion");
   header.methodology = value_of(section, "methodology");
+  header.version = value_of(section, "version");
+  if (section.find("version") && !is_version(header.version)) {
+    throw ParseError(section.find("version")->value_at(),
+                     "version '" + header.version + "' is not a version number; write it as 5.2 or 4");
+  }
   header.clock = value_of(section, "clock");
   if (!header.clock.empty() && header.clock.find_first_of(" \t,") != std::string::npos) {
     throw ParseError(section.find("clock")->value_at(),
@@ -95,9 +112,11 @@ std::vector<ModelHeader> load_headers(const std::filesystem::path& dir) {
   for (const std::filesystem::path& file : model_files(dir)) {
     ModelHeader header = load_header(file);
     for (const ModelHeader& other : headers) {
-      if (other.name == header.name) {
+      // Versions of one name are told apart by their version alone.
+      if (other.name == header.name &&
+          (other.version.empty() || header.version.empty() || compare_versions(other.version, header.version) == 0)) {
         throw Error("model files " + other.source.string() + " and " + file.string() + " both define the model '" +
-                    header.name + "'; rename or remove one");
+                    header.versioned_name() + "'; rename or remove one, or give each its own version");
       }
     }
     headers.push_back(std::move(header));

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "common/nearest_names.h"
@@ -60,25 +61,52 @@ std::vector<std::string> look_alikes(const std::vector<ModelHeader>& headers, co
   return names;
 }
 
-const ModelHeader& header_named(const std::vector<ModelHeader>& headers, const std::string& name) {
+// The model `named` for --cpu `argument`: its name's newest version, or the
+// version `pinned` names (an Error listing the versions there are).
+const ModelHeader& version_of(const std::vector<ModelHeader>& headers, const ModelHeader& named,
+                              const std::string& argument, const std::optional<std::string>& pinned) {
+  const ModelHeader* chosen = nullptr;
+  std::vector<std::string> versions;
+  for (const ModelHeader& header : headers) {
+    if (header.name != named.name) continue;
+    if (!header.version.empty()) versions.push_back(header.versioned_name());
+    if (!pinned ? chosen == nullptr || compare_versions(header.version, chosen->version) > 0
+                : is_version(*pinned) && !header.version.empty() && compare_versions(header.version, *pinned) == 0) {
+      chosen = &header;
+    }
+  }
+  if (chosen != nullptr) return *chosen;
+  throw Error("--cpu " + argument + ": model " + named.name + " has no version " + pinned.value_or("") +
+              (versions.empty() ? "; it has no versions, choose it with --cpu " + named.name
+                                : "; choose one of " + join(versions, ", ") + " or " + named.name + " for the newest") +
+              "; " + std::string(kListHint));
+}
+
+const ModelHeader& header_named(const std::vector<ModelHeader>& headers, const std::string& argument) {
+  // NAME@VERSION pins a version; the name part is matched as a plain name.
+  const std::size_t at = argument.find('@');
+  const std::string name = argument.substr(0, at);
+  const std::optional<std::string> pinned =
+      at == std::string::npos ? std::nullopt : std::optional<std::string>(argument.substr(at + 1));
   const std::string wanted = lowercase(name);
   std::vector<const ModelHeader*> candidates;
   for (const ModelHeader& header : headers) {
-    if (lowercase(header.name) == wanted) return header;
-    if (lowercase(header.name).starts_with(wanted) || lowercase(header.title).starts_with(wanted)) {
-      candidates.push_back(&header);
-    }
+    if (lowercase(header.name) == wanted) return version_of(headers, header, argument, pinned);
+    const bool fits = lowercase(header.name).starts_with(wanted) || lowercase(header.title).starts_with(wanted);
+    const bool named_before = std::any_of(candidates.begin(), candidates.end(),
+                                          [&](const ModelHeader* seen) { return seen->name == header.name; });
+    if (fits && !named_before) candidates.push_back(&header);
   }
-  if (candidates.size() == 1) return *candidates.front();
+  if (candidates.size() == 1) return version_of(headers, *candidates.front(), argument, pinned);
   if (candidates.empty()) {
     const std::vector<std::string> similar = look_alikes(headers, wanted);
     const bool suggest = !similar.empty() && similar.size() <= kMostSuggestions;
-    throw Error("--cpu " + name + " names no model" + (suggest ? " (did you mean " + one_of(similar) + "?)" : "") +
+    throw Error("--cpu " + argument + " names no model" + (suggest ? " (did you mean " + one_of(similar) + "?)" : "") +
                 "; " + std::string(kListHint));
   }
   std::vector<std::string> names;
   for (const ModelHeader* header : candidates) names.push_back(header->name);
-  throw Error("--cpu " + name + " fits several models (" + join(names, ", ") +
+  throw Error("--cpu " + argument + " fits several models (" + join(names, ", ") +
               "); use --cpu NAME with one of these names");
 }
 
@@ -113,7 +141,7 @@ std::vector<const ModelHeader*> nearest_of_vendor(const std::vector<ModelHeader>
 
 const ModelHeader& header_for(const std::vector<ModelHeader>& headers, const cpu::CpuId& id) {
   for (const ModelHeader& header : headers) {
-    if (header.matches(id)) return header;
+    if (header.matches(id)) return version_of(headers, header, header.name, std::nullopt);
   }
   const std::vector<const ModelHeader*> nearest = nearest_of_vendor(headers, id);
   std::string closest;
@@ -129,13 +157,30 @@ const ModelHeader& header_for(const std::vector<ModelHeader>& headers, const cpu
               "; use --cpu NAME to pick one, " + std::string(kListHint));
 }
 
+// Whether `dir` holds a file NAME@*.model beside NAME.model.
+bool has_other_versions(const std::filesystem::path& dir, const std::string& name) {
+  const std::string prefix = name + "@";
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string file = lowercase(entry.path().filename().string());
+    if (file.starts_with(prefix) && entry.path().extension() == ".model") return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 Model select_model(const std::filesystem::path& dir, const cpu::CpuId& id, const std::string& name_override) {
   const std::string wanted = lowercase(name_override);
-  // A model's own name is nearly always its file's: read that file alone.
+  // A model's own name (NAME@VERSION for an older version) is nearly always
+  // its file's: read that file alone, unless other versions of the name may
+  // be newer.
   const auto own_file = dir / (wanted + ".model");
   if (!wanted.empty() && wanted.find('/') == std::string::npos && std::filesystem::is_regular_file(own_file) &&
+      lowercase(load_header(own_file).versioned_name()) == wanted) {
+    return load_model(own_file);
+  }
+  if (!wanted.empty() && wanted.find_first_of("/@") == std::string::npos &&
+      std::filesystem::is_regular_file(own_file) && !has_other_versions(dir, wanted) &&
       lowercase(load_header(own_file).name) == wanted) {
     return load_model(own_file);
   }

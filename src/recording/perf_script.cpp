@@ -603,11 +603,11 @@ class Reader {
       }
       recording_.samples.push_back(sample);
     }
-    recording_.header.model = models_.front().model.name;
+    recording_.header.model = models_.front().model.versioned_name();
     if (assigned.core_pmus.empty()) return;
     for (size_t m = 0; m < models_.size(); ++m) {
       const model::Model& model = models_[m].model;
-      if (model_used[m]) recording_.header.core_types.push_back({model.core_type, model.pmu, model.name});
+      if (model_used[m]) recording_.header.core_types.push_back({model.core_type, model.pmu, model.versioned_name()});
     }
     recording_.header.model = recording_.header.core_types.front().model;
   }

@@ -79,7 +79,10 @@ nlohmann::json json_object(const eval::Evaluation& evaluation, const counts::Sam
   const eval::NodeResult* bottleneck = evaluation.bottleneck();
   nlohmann::json out = {
       {"format", "topdown-1"},
-      {"model", {{"name", run.model_name}, {"title", run.model_title}}},
+      {"model",
+       {{"name", run.model_name},
+        {"title", run.model_title},
+        {"tma_version", run.model_version.empty() ? nlohmann::json() : nlohmann::json(run.model_version)}}},
       {"elapsed_s", run.known_elapsed_s() ? nlohmann::json(run.elapsed_s) : nlohmann::json()},
       {"exit_code", run.exit_code ? nlohmann::json(*run.exit_code) : nlohmann::json()},
       {"signal", run.signal ? nlohmann::json(*run.signal) : nlohmann::json()},

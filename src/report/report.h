@@ -10,6 +10,7 @@
 
 #include "counts/counts.h"
 #include "eval/evaluate.h"
+#include "model/model.h"
 
 namespace topdown::report {
 
@@ -38,6 +39,7 @@ struct Sampled {
 struct RunInfo {
   std::string model_name;
   std::string model_title;
+  std::string model_version;         // the model's method version ("5.2"), JSON's tma_version; empty when it has none
   std::vector<std::string> command;  // the workload (empty for an import)
   std::vector<int> cpus;             // counted system-wide on these CPUs (-a, -C)
   std::vector<int> pids;             // counted on these running processes (-p)
@@ -55,6 +57,13 @@ struct RunInfo {
   // has none): never shown as 0 s.
   std::optional<double> known_elapsed_s() const {
     return elapsed_s > 0 ? std::optional<double>(elapsed_s) : std::nullopt;
+  }
+
+  // Names `model` (its name, title and version) as the one evaluated with.
+  void describe_model(const model::ModelHeader& model) {
+    model_name = model.name;
+    model_title = model.title;
+    model_version = model.version;
   }
 };
 

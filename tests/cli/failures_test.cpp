@@ -80,6 +80,14 @@ TEST(FailuresCli, CpuNamingSeveralModels) {
   expect_one_line(r, "--cpu zen fits several models (zen4, zen5); use --cpu NAME with one of these names");
 }
 
+TEST(FailuresCli, CpuNamingAVersionTheModelHasNot) {
+  auto r = run_command(kTopdown + " stat --cpu spr@5.3 --print-groups");
+  EXPECT_EQ(r.exit_code, 125);
+  expect_one_line(r,
+                  "--cpu spr@5.3: model spr has no version 5.3; choose one of spr@5.2, spr@5.01 or spr for the "
+                  "newest; `topdown list --models` lists them");
+}
+
 TEST(FailuresCli, UnknownEventInAModelFile) {
   TempTree tree;
   const auto model = tree.write("typo.model",
@@ -384,6 +392,32 @@ TEST(FailuresCli, ReportOfBadPerfScriptFiles) {
 }
 
 // topdown compare: reports it cannot compare are one line, exit 125.
+// A regression gate over a change of TMA version would fire on the moved
+// nodes: compare refuses, naming the --cpu NAME@VERSION that pins one; each
+// report's JSON records the version it was evaluated with.
+TEST(FailuresCli, CompareRefusesReportsOfTwoTmaVersions) {
+  TempTree tree;
+  const auto counts = tree.write("spr.counts",
+                                 "smt_enabled 1\nperf_metrics 1\ninterval-s 1.0\nTOPDOWN.SLOTS 1200000\n"
+                                 "PERF_METRICS.FRONTEND_BOUND 200000\nPERF_METRICS.BAD_SPECULATION 100000\n"
+                                 "PERF_METRICS.RETIRING 400000\nPERF_METRICS.BACKEND_BOUND 300000\n"
+                                 "INT_MISC.UOP_DROPPING 12000\nCPU_CLK_UNHALTED.THREAD 300000\n")
+                          .string();
+  const std::string old_version = (tree.root() / "spr-5.01.json").string();
+  const std::string new_version = (tree.root() / "spr-5.2.json").string();
+  ASSERT_EQ(run_command(kTopdown + " import --cpu spr@5.01 --json -o " + old_version + " " + counts).exit_code, 0);
+  ASSERT_EQ(run_command(kTopdown + " import --cpu spr --json -o " + new_version + " " + counts).exit_code, 0);
+  EXPECT_EQ(nlohmann::json::parse(slurp(old_version))["model"]["tma_version"], "5.01");
+  EXPECT_EQ(nlohmann::json::parse(slurp(new_version))["model"]["tma_version"], "5.2");
+
+  auto versions = run_command(kTopdown + " compare " + old_version + " " + new_version);
+  EXPECT_EQ(versions.exit_code, 125);
+  expect_one_line(versions, old_version + " is a report of TMA 5.01 and " + new_version +
+                                " of TMA 5.2: the versions place nodes differently; measure both with one version, "
+                                "pinned with --cpu spr@5.01 (or spr@5.2)");
+  EXPECT_EQ(run_command(kTopdown + " compare " + old_version + " " + old_version).exit_code, 0);
+}
+
 TEST(FailuresCli, CompareRefusesReportsItCannotCompare) {
   TempTree tree;
   const std::string perf = std::string(TOPDOWN_SOURCE_DIR) + "/tests/data/zen5-ptrchase-3runs.csv";

@@ -55,8 +55,9 @@ TEST(HybridPrintPerf, OnePerfCommandPerCoreTypeOnItsPmu) {
   // The E-core tree's own events, by their names.
   EXPECT_NE(commands[1].find(",name=TOPDOWN_FE_BOUND.ALL/"), std::string::npos) << commands[1];
   // Each file imports with its own tree.
-  EXPECT_NE(r.err.find("topdown import --cpu adl --smt off -l 2 perf-cpu_core.csv"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("topdown import --cpu adl_ecore --smt off -l 2 perf-cpu_atom.csv"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("topdown import --cpu adl@5.1 --smt off -l 2 perf-cpu_core.csv"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("topdown import --cpu adl_ecore@4 --smt off -l 2 perf-cpu_atom.csv"), std::string::npos)
+      << r.err;
 }
 
 TEST(HybridPrintPerf, OnePerfRecordPerCoreTypeOnItsPmuIntoItsFile) {
@@ -72,8 +73,8 @@ TEST(HybridPrintPerf, OnePerfRecordPerCoreTypeOnItsPmuIntoItsFile) {
     EXPECT_EQ(pmus_of(command), std::set<std::string>{pmus[i]}) << command;
     EXPECT_NE(command.find("}:S'"), std::string::npos) << command;
   }
-  EXPECT_NE(r.err.find("# P-core (cpu_core), then: topdown report --cpu adl "), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("# E-core (cpu_atom), then: topdown report --cpu adl_ecore "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("# P-core (cpu_core), then: topdown report --cpu adl@5.1 "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("# E-core (cpu_atom), then: topdown report --cpu adl_ecore@4 "), std::string::npos) << r.err;
   EXPECT_NE(commands[1].find(",name=TOPDOWN_FE_BOUND.ALL/"), std::string::npos) << commands[1];
 }
 

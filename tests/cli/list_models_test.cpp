@@ -3,12 +3,14 @@
 // against topdown list --models --markdown.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
 #include <sstream>
+#include <utility>
 
 #include "run_command.h"
 
@@ -134,6 +136,26 @@ std::string uncore_of(const std::map<std::string, std::string>& keys) {
   return "no";
 }
 
+// The Model and Version cells of a model file: a name with several versions
+// shows its newest as NAME with "VERSION (default)", the others as
+// NAME@VERSION; a name with one version shows NAME and VERSION.
+std::pair<std::string, std::string> name_and_version(const std::map<std::string, std::string>& keys) {
+  const std::string& name = keys.at("name");
+  if (!keys.count("version")) return {name, "-"};
+  const std::string& version = keys.at("version");
+  int versions = 0;
+  bool newest = true;
+  for (const std::filesystem::path& file : model_files()) {
+    const auto other = model_section(file);
+    if (other.at("name") != name) continue;
+    ++versions;
+    // TMA versions read as decimal numbers here (5.01 < 5.1 < 5.2).
+    if (std::stod(other.at("version")) > std::stod(version)) newest = false;
+  }
+  if (versions == 1) return {name, version};
+  return newest ? std::pair{name, version + " (default)"} : std::pair{name + "@" + version, version};
+}
+
 TEST(ListModels, ShowsEveryModelFileWithItsHeader) {
   const CommandResult r = run_command(kTopdown + " list --models");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -144,16 +166,17 @@ TEST(ListModels, ShowsEveryModelFileWithItsHeader) {
   const auto headings = cells_of(rows[0]);
   std::vector<std::string> heading_texts;
   for (const auto& [column, text] : headings) heading_texts.push_back(text);
-  EXPECT_EQ(heading_texts, (std::vector<std::string>{"Model", "Vendor", "Core", "Methodology", "Uncore",
+  EXPECT_EQ(heading_texts, (std::vector<std::string>{"Model", "Version", "Vendor", "Core", "Methodology", "Uncore",
                                                      "CPUs (family: models)", "Title"}));
   for (std::size_t i = 0; i < files.size(); ++i) {
     SCOPED_TRACE(files[i].string());
     const auto keys = model_section(files[i]);
     const Expected cpus = expected_cpus(keys.at("cpus"));
     auto or_dash = [&](const std::string& key) { return keys.count(key) ? keys.at(key) : std::string("-"); };
-    const std::vector<std::string> expected = {keys.at("name"),        cpus.vendor,     or_dash("core_type"),
-                                               or_dash("methodology"), uncore_of(keys), cpus.cpus,
-                                               keys.at("title")};
+    const auto [name, version] = name_and_version(keys);
+    const std::vector<std::string> expected = {
+        name,      version,         cpus.vendor, or_dash("core_type"), or_dash("methodology"), uncore_of(keys),
+        cpus.cpus, keys.at("title")};
     const auto cells = cells_of(rows[i + 1]);
     ASSERT_EQ(cells.size(), expected.size()) << rows[i + 1];
     for (std::size_t c = 0; c < cells.size(); ++c) {
@@ -161,6 +184,34 @@ TEST(ListModels, ShowsEveryModelFileWithItsHeader) {
       EXPECT_EQ(cells[c].first, headings[c].first) << "column " << c << " is not aligned: " << rows[i + 1];
     }
   }
+}
+
+// The servers with TMA 5.2 show it as their default, the version they had
+// before as NAME@VERSION; Clearwater Forest says it has no TMA tree.
+TEST(ListModels, ShowsTheDefaultVersionAndThePinnedOnes) {
+  const CommandResult r = run_command(kTopdown + " list --models");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, std::vector<std::string>> rows;
+  for (const std::string& row : lines_of(r.out)) {
+    std::vector<std::string> cells;
+    for (auto& [column, text] : cells_of(row)) cells.push_back(text);
+    rows[cells.at(0)] = cells;
+  }
+  for (const auto& [name, earlier] :
+       std::map<std::string, std::string>{{"icx", "5.1"}, {"spr", "5.01"}, {"emr", "5.1"}, {"gnr", "5.1"}}) {
+    SCOPED_TRACE(name);
+    ASSERT_TRUE(rows.count(name));
+    EXPECT_EQ(rows[name][1], "5.2 (default)");
+    EXPECT_EQ(rows[name][4], "TMA 5.2");
+    ASSERT_TRUE(rows.count(name + "@" + earlier));
+    EXPECT_EQ(rows[name + "@" + earlier][1], earlier);
+    EXPECT_EQ(rows[name + "@" + earlier][4], "TMA " + earlier);
+  }
+  ASSERT_TRUE(rows.count("cwf"));
+  EXPECT_EQ(rows["cwf"][1], "-");
+  EXPECT_EQ(rows["cwf"][4], "no TMA tree published by Intel yet");
+  EXPECT_EQ(rows["cwf"][6], "0x6: 0xDD");
+  EXPECT_EQ(rows["icl"][1], "5.1");  // one version: no default to mark
 }
 
 TEST(ListModels, ReadmeSupportedCpusIsTheMarkdownList) {

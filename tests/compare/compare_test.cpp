@@ -246,6 +246,33 @@ TEST(Compare, ReadsAReportWhoseDurationIsUnknown) {
   EXPECT_NEAR(*change_of(comparison, "Backend_Bound").change, 5, 1e-12);
 }
 
+// A report of one TMA version against one of another: refused, saying how
+// to pin one; a report without the field (written before versions) is
+// compared as before.
+TEST(Compare, RefusesReportsOfDifferentTmaVersions) {
+  const auto of_version = [](const char* version) {
+    json report = record(0.3, 0.2, 1.0);
+    report["model"]["name"] = "spr";
+    report["model"]["tma_version"] = version;
+    return report;
+  };
+  EXPECT_EQ(read(of_version("5.2")).tma_version, "5.2");
+  EXPECT_EQ(error_of([&] {
+              compare(read_report(of_version("5.01").dump(), "old.json"),
+                      read_report(of_version("5.2").dump(), "new.json"), 0.05);
+            }),
+            "old.json is a report of TMA 5.01 and new.json of TMA 5.2: the versions place nodes differently; "
+            "measure both with one version, pinned with --cpu spr@5.01 (or spr@5.2)");
+  EXPECT_EQ(compare(read(of_version("5.2")), read(of_version("5.2")), 0.05).scopes.size(), 1u);
+  json unversioned = of_version("5.2");
+  unversioned["model"].erase("tma_version");
+  EXPECT_EQ(read(unversioned).tma_version, "");
+  EXPECT_EQ(compare(read(unversioned), read(of_version("5.01")), 0.05).scopes.size(), 1u);
+  json null_version = of_version("5.2");
+  null_version["model"]["tma_version"] = nullptr;  // a model without a version (Arm, AMD)
+  EXPECT_EQ(read(null_version).tma_version, "");
+}
+
 TEST(Compare, GatesTripOnSignificantMovesOrOnTheLimitAloneForSingleRuns) {
   EXPECT_EQ(parse_gate("Backend_Bound>+2").limit, 2);
   EXPECT_TRUE(parse_gate("Backend_Bound>+2").above);

@@ -711,8 +711,9 @@ class PerfmonTree:
 
     def __init__(self, metrics_path):
         cpu_folder = os.path.dirname(os.path.dirname(os.path.abspath(metrics_path)))
+        tree = os.path.dirname(cpu_folder)
         self.placements = {}  # node name -> {(level, parent)}
-        for path in sorted(glob.glob(os.path.join(os.path.dirname(cpu_folder), "*", "metrics", "*.json"))):
+        for path in sorted(glob.glob(os.path.join(tree, "*", "metrics", "*.json"))):
             for entry in json_list(path, "Metrics"):
                 if "MetricName" not in entry:
                     continue

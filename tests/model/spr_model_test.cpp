@@ -24,7 +24,7 @@ constexpr double kSlots = 1'200'000;
 
 class SprModel : public testing::ShippedModelTest {
  protected:
-  SprModel() : ShippedModelTest("spr") {
+  SprModel() : ShippedModelTest("spr@5.01") {
     // The eight PERF_METRICS fields, as the kernel reports them: slots. The
     // four level-1 fields sum to 1,000,000, not to TOPDOWN.SLOTS, so the
     // values below also show that they are normalised by their own sum.
@@ -50,11 +50,12 @@ class SprModel : public testing::ShippedModelTest {
 
 TEST_F(SprModel, DescribesSapphireRapidsServer) {
   EXPECT_EQ(model_.name, "spr");
+  EXPECT_EQ(model_.version, "5.01");
   EXPECT_EQ(model_.pfm_pmu, "spr");
   EXPECT_EQ(model_.counters.general_for(true), 8u);
   EXPECT_EQ(model_.counters.general_for(false), 8u);
   EXPECT_EQ(model_.counters.fixed, 4u);
-  EXPECT_EQ(model_.event_tables, (std::vector<std::string>{"intel_spr", "intel_core"}));
+  EXPECT_EQ(model_.event_tables, (std::vector<std::string>{"intel_spr@5.01", "intel_core"}));
   EXPECT_TRUE(model_.matches(testing::intel_cpu(6, 0x8F)));
   EXPECT_FALSE(model_.matches(testing::intel_cpu(6, 0x6A)));  // Ice Lake server: a different model
 }

@@ -40,7 +40,7 @@ class Errata(unittest.TestCase):
         # perfmon's TMA 5.2 Granite Rapids file has the parentheses the 5.1 file lacks.
         _, fixed = read_metrics(os.path.join(PERFMON, "tma-5.2", "GNR", "metrics", "graniterapids_metrics.json"))
         intel = {m.name: m.base_formula for m in fixed}
-        ours = corrected("gnr")
+        ours = corrected("gnr@5.1")
         for name in COSTED:
             self.assertEqual(ours[name], intel[name], name)
 
@@ -52,8 +52,8 @@ class Errata(unittest.TestCase):
             self.assertNotRegex(latency, r"l3_hit \* \( 12 ", cpu)
 
     def test_emerald_and_granite_rapids_read_l3_bound_where_perfmon_expands_it(self):
-        for cpu, names in (("emr", ["Bottleneck_Data_Cache_Memory_Bandwidth", "Bottleneck_Data_Cache_Memory_Latency"]),
-                           ("gnr", ["Bottleneck_Data_Cache_Memory_Latency"])):
+        both = ["Bottleneck_Data_Cache_Memory_Bandwidth", "Bottleneck_Data_Cache_Memory_Latency"]
+        for cpu, names in (("emr@5.1", both), ("emr", both), ("gnr@5.1", ["Bottleneck_Data_Cache_Memory_Latency"])):
             formulas = corrected(cpu)
             for name in names:
                 self.assertNotIn("hbm_bound", formulas[name], (cpu, name))

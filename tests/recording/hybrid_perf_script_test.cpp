@@ -54,10 +54,11 @@ TEST_F(HybridPerfScript, EachGroupIsMatchedByItsCoreTypesModel) {
   const Recording recording = read({{p_core_, p_resolver_}, {e_core_, e_resolver_}});
   ASSERT_EQ(recording.header.core_types.size(), 2u);
   EXPECT_EQ(recording.header.core_types[0].core_type, "P-core");
-  EXPECT_EQ(recording.header.core_types[0].model, "adl");
+  // Versioned, so that report evaluates with the version read with.
+  EXPECT_EQ(recording.header.core_types[0].model, "adl@5.1");
   EXPECT_EQ(recording.header.core_types[1].pmu, "cpu_atom");
-  EXPECT_EQ(recording.header.core_types[1].model, "adl_ecore");
-  EXPECT_EQ(recording.header.model, "adl");
+  EXPECT_EQ(recording.header.core_types[1].model, "adl_ecore@4");
+  EXPECT_EQ(recording.header.model, "adl@5.1");
   ASSERT_EQ(recording.header.groups.size(), 2u);
   EXPECT_EQ(recording.header.groups[0].pmu, "cpu_core");
   // Each name as import matches it: the cycles feed both events of their
@@ -79,7 +80,7 @@ TEST_F(HybridPerfScript, TheECoreModelAloneKeepsTheECoreSamples) {
   const Recording recording = read({{e_core_, e_resolver_}});
   ASSERT_EQ(recording.header.core_types.size(), 1u);
   EXPECT_EQ(recording.header.core_types[0].core_type, "E-core");
-  EXPECT_EQ(recording.header.model, "adl_ecore");
+  EXPECT_EQ(recording.header.model, "adl_ecore@4");
   ASSERT_EQ(recording.header.groups.size(), 1u);
   ASSERT_EQ(recording.samples.size(), 1u);
   EXPECT_EQ(deltas(recording, 0), (std::vector<uint64_t>{1000, 1000, 400}));

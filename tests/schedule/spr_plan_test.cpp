@@ -25,7 +25,7 @@ const std::set<std::string> kPerfMetricsFields = {"PERF_METRICS.RETIRING",      
 // The parameter: SMT on.
 class SprPlan : public testing::ShippedModelPlan<bool> {
  protected:
-  SprPlan() : ShippedModelPlan("spr") {}
+  SprPlan() : ShippedModelPlan("spr@5.01") {}
   model::RunVariables vars() const override { return {GetParam(), false, true}; }
 };
 

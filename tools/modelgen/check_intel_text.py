@@ -4,7 +4,8 @@
 Usage: check_intel_text.py [PERFMON_DIR] [--text FILE]
 
 PERFMON_DIR (default /work/shared/reference/intel-perfmon) holds
-<CPU>/metrics/*_metrics*.json and E-core_TMA_Metrics.csv; the extra metrics
+<CPU>/metrics/*_metrics*.json (and tma-<VERSION>/<CPU>/metrics/ of newer TMA
+versions) and E-core_TMA_Metrics.csv; the extra metrics
 of intel_extra.ini (`[<cpu> metric <Name>]`) count as names too. Exits 1
 listing every problem: metric names without a section or description, tree
 nodes without advice, sections for names neither has, duplicate sections
@@ -73,7 +74,10 @@ def perfmon_names(perfmon):
     """Returns (all metric names, tree node names) of the perfmon folder."""
     names = set()
     tree = set()
-    for path in sorted(glob.glob(os.path.join(perfmon, "*", "metrics", "*_metrics*.json"))):
+    # The pinned files, and the newer TMA versions beside them (tma-5.2/<CPU>/metrics).
+    paths = glob.glob(os.path.join(perfmon, "*", "metrics", "*_metrics*.json"))
+    paths += glob.glob(os.path.join(perfmon, "tma-*", "*", "metrics", "*_metrics*.json"))
+    for path in sorted(paths):
         with open(path, encoding="utf-8") as f:
             metrics = json.load(f)["Metrics"]
         for metric in metrics:

@@ -153,7 +153,7 @@ def write_ecore_model(model, cpus, text):
         lines += [f"- {name}: {why}" for name, why in sorted(model.left_out.items())]
     out = ["#" + (" " + line if line else "") for line in lines] + [""]
     out += ["[model]", f"name = {cpu.name}", f"title = {cpu.title} (E-core TMA 4)", f"cpus = {', '.join(cpus)}",
-            f"event_table = intel_{cpu.name}, intel_core", "methodology = E-core TMA 4", "pmu = cpu_atom",
+            f"event_table = intel_{cpu.name}, intel_core", "methodology = E-core TMA 4", "version = 4", "pmu = cpu_atom",
             "core_type = E-core", f"counters = {table.general_counters('Counter')}",
             f"counters_without_smt = {table.general_counters('Counter')}",
             f"fixed_counters = {table.fixed_counters()}", "clock = CPU_CLK_UNHALTED.CORE", "",

@@ -4,7 +4,8 @@ something its own expanded Formula or Intel's TMA spreadsheet
 reads there instead. The README lists them too; each generated model's header
 names the ones corrected in it.
 
-Each erratum names its CPUs (model names) and metrics, perfmon's text (a
+Each erratum names its models (their keys in cpus.py: the newest version
+of a CPU by its name, an older one as NAME@VERSION) and metrics, perfmon's text (a
 regular expression over the BaseFormula) and ours; it must match in every
 metric it names, so that an erratum Intel fixes in a later file is noticed
 rather than carried along.
@@ -30,18 +31,18 @@ ERRATA = [
     # TMA 5.1 JSON of the client Redwood and Lion Cove cores and of Granite
     # Rapids: `EVENT * ( 12 * f ) - ( 3 * f )`, the loads times the first cost
     # less one L2 hit cost in all.
-    Erratum(["mtl", "lnl", "arl", "gnr"], ["L3_Hit_Latency", "Contested_Accesses", "Data_Sharing"],
+    Erratum(["mtl", "lnl", "arl", "gnr@5.1"], ["L3_Hit_Latency", "Contested_Accesses", "Data_Sharing"],
             rf"([a-z0-9_.]+) \* \( ([0-9.]+) \* {CORE_FREQUENCY} \) - \( ([0-9.]+) \* {CORE_FREQUENCY} \)",
             rf"\1 * ( ( \2 * {CORE_FREQUENCY} ) - ( \3 * {CORE_FREQUENCY} ) )",
             "perfmon's JSON leaves out the parentheses around each load's cost (EVENT * (A * f) - (B * f)); read "
             "as Intel's TMA spreadsheet writes it, EVENT * min($PEBS, A - B), and perfmon's TMA 5.2 file of "
             "Granite Rapids: EVENT * ((A * f) - (B * f))"),
     # EMR and GNR have no HBM_Bound node (SPR-HBM has).
-    Erratum(["emr"], ["Bottleneck_Data_Cache_Memory_Bandwidth", "Bottleneck_Data_Cache_Memory_Latency"],
+    Erratum(["emr@5.1", "emr"], ["Bottleneck_Data_Cache_Memory_Bandwidth", "Bottleneck_Data_Cache_Memory_Latency"],
             r"\bhbm_bound\b", "tma_l3_bound",
             "its BaseFormula names hbm_bound, a node this CPU lacks; perfmon's expanded Formula has L3_Bound's "
             "formula in its place, and so has the model"),
-    Erratum(["gnr"], ["Bottleneck_Data_Cache_Memory_Latency"],
+    Erratum(["gnr@5.1"], ["Bottleneck_Data_Cache_Memory_Latency"],
             r"\bhbm_bound\b", "tma_l3_bound",
             "its BaseFormula names hbm_bound, a node this CPU lacks; perfmon's expanded Formula has L3_Bound's "
             "formula in its place, and so has the model"),

@@ -29,6 +29,8 @@ KEYWORDS = {"if", "else", "and", "or", "not", "min", "max"}
 MACHINE_SIZES = {"SOCKET_COUNT": "#socket_count", "CHAS_PER_SOCKET": "#chas_per_socket",
                  "CORES_PER_SOCKET": "#cores_per_socket"}
 
+NAME_SPLIT_BY_BLANKS = re.compile(r"(\w)\s+(_\w)")
+
 
 def safe_name(name):
     """A model name may not start with a digit (perfmon's 4K_Aliasing)."""
@@ -61,6 +63,9 @@ class FormulaTranslator:
         self.event_spelling = event_spelling
 
     def base_formula(self, text, where):
+        # EMR's TMA 5.2 file writes a name with blanks before its next part
+        # (tma_info_system  _smt_2t_utilization); no name starts with '_'.
+        text = NAME_SPLIT_BY_BLANKS.sub(r"\1\2", text)
         check_python_syntax(text, where)
         out = []
         for kind, value in tokens(text, where):

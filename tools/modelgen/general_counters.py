@@ -23,7 +23,9 @@ from formulas import KEYWORDS, join, safe_name, tokens
 from perfmon import GeneratorError
 from tma_sheet import TmaSheet, register_and_general
 
-# The spreadsheet of the models' TMA version, in the perfmon folder.
+# The spreadsheet of each model's TMA version, in the perfmon folder: 5.1's
+# for the models of TMA 5.1 and older, 5.2's for those of 5.2.
+SHEETS = {"5.2": os.path.join("TMA", "TMA_Metrics-full-5.2.csv")}
 SHEET = os.path.join("TMA", "TMA_Metrics-full-5.1.csv")
 
 # Model name -> its CPU's column of the TMA 5.1 spreadsheet. Sapphire Rapids'
@@ -100,12 +102,13 @@ class GeneralCounterForms:
         return formula
 
 
-def general_counter_forms(cpu_name, perfmon, metric_names, spell, events):
-    """The forms for a model with a sheet column; None for the others."""
-    column = SHEET_COLUMNS.get(cpu_name)
+def general_counter_forms(cpu, perfmon, metric_names, spell, events):
+    """The forms for a model (cpus.Cpu) with a sheet column; None for the others."""
+    column = SHEET_COLUMNS.get(cpu.name)
     if column is None:
         return None
-    return GeneralCounterForms(read_sheet(os.path.join(perfmon, SHEET)).column(column), metric_names, spell, events)
+    sheet = SHEETS.get(cpu.version, SHEET)
+    return GeneralCounterForms(read_sheet(os.path.join(perfmon, sheet)).column(column), metric_names, spell, events)
 
 
 _sheets = {}

@@ -46,7 +46,7 @@ class Generated:
         self.errata = errata  # the errata of perfmon's file corrected (errata.py)
         fix_parents(metrics, elsewhere.parents, cpu)
         self.table = EventTable(events, latencies, uncore, extras)
-        self.general_forms = general_counter_forms(cpu.name, perfmon, {m.name for m in metrics}, self.table.spell,
+        self.general_forms = general_counter_forms(cpu, perfmon, {m.name for m in metrics}, self.table.spell,
                                                    events)
         names = {"tma_" + m.name.lower(): safe_name(m.name) for m in metrics}
         self.formulas = FormulaTranslator(names, self.table.spell)
@@ -135,13 +135,17 @@ def generate(cpu, perfmon, text, out, elsewhere):
     uncore = read_uncore_events(directory) if cpu.server_uncore else {}
     latencies = read_retire_latencies(os.path.join(directory, "metrics", cpu.retire_latency)
                                       if cpu.retire_latency else None)
+    if (header.get("TmaVersion") or None) != cpu.version:
+        raise GeneratorError(f"{cpu.key}: {cpu.directory}/metrics/{cpu.metrics} is TMA {header.get('TmaVersion')!r}, "
+                             f"cpus.py says {cpu.version!r}; correct cpus.py")
     extras = read_extras(EXTRAS, cpu.name)
-    errata = correct_errata(cpu.name, metrics)
+    errata = correct_errata(cpu.key, metrics)
     generated = Generated(cpu, header, metrics, events, uncore, latencies, elsewhere, extras, errata, perfmon)
+    # The mapfile names the CPU's folder of perfmon's HEAD (SPR, not tma-5.2/SPR).
     cpus = cpu.cpus or cpu_matches(os.path.join(perfmon, "mapfile.csv"),
-                                   f"/{cpu.directory}/events/{cpu.events[0]}")
-    model_path = os.path.join(out, f"{cpu.name}.model")
-    events_path = os.path.join(out, "events", f"intel_{cpu.name}.events")
+                                   f"/{os.path.basename(cpu.directory)}/events/{cpu.events[0]}")
+    model_path = os.path.join(out, f"{cpu.key}.model")
+    events_path = os.path.join(out, "events", f"intel_{cpu.key}.events")
     write_atomically(model_path, write_model(generated, cpus, text))
     write_atomically(events_path, generated.table.write(cpu))
     missing = [m.name for m in generated.metrics if "description" not in text.get(m.name, {})]
