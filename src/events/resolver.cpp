@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <mutex>
@@ -63,10 +64,26 @@ struct Resolver::Impl {
       const EventTable table = EventTable::load(path);
       table_names.push_back(table.name());
       for (const auto& [key, entry] : table.entries()) {
-        if (table_events.count(key) != 0) continue;  // an earlier table wins
-        table_events.emplace(key, encode_entry(entry, table.name()));
+        if (table_events.count(key) != 0 || unencodable.count(key) != 0) continue;  // an earlier table wins
+        try {
+          table_events.emplace(key, encode_entry(entry, table.name()));
+        } catch (const Error& error) {
+          if (!lacks_a_term(entry)) throw;
+          // A virtual machine's PMU may lack the frontend, offcore_rsp or
+          // ldlat term: the event is unknown here, said when it is asked for.
+          unencodable.emplace(key, error.what());
+        }
       }
     }
+  }
+
+  // The entry's PMU spelling names a term that PMU's format lacks.
+  bool lacks_a_term(const TableEntry& entry) const {
+    const auto spelling = split_pmu_spelling(entry.definition);
+    if (!spelling) return false;
+    const PmuFormat format = pmus.format(spelling->pmu);
+    return std::any_of(spelling->terms.begin(), spelling->terms.end(),
+                       [&](const PmuTerm& term) { return term.value && !format.knows(term.name); });
   }
 
   Encoding encode_entry(const TableEntry& entry, const std::string& table_name) const {
@@ -140,6 +157,10 @@ struct Resolver::Impl {
   }
 
   Encoding resolve(std::string_view name) const {
+    Modifiers stripped;
+    if (const auto found = unencodable.find(lowercase(strip_modifiers(name, stripped))); found != unencodable.end()) {
+      throw Error("event '" + std::string(name) + "' cannot be encoded for this machine's PMU: " + found->second);
+    }
     // A table may name a PMU spelling (msr/tsc/) to resolve it where this
     // machine lacks the PMU.
     if (const auto found = table_events.find(lowercase(name)); found != table_events.end()) {
@@ -167,6 +188,8 @@ struct Resolver::Impl {
   SysfsPmus pmus;
   std::vector<std::string> table_names;
   std::map<std::string, Encoding> table_events;  // by lower-case name
+  // Table events whose term this machine's PMU lacks, by lower-case name: why.
+  std::map<std::string, std::string> unencodable;
   mutable std::once_flag pfm_chosen;
   mutable PfmChoice pfm_choice;
 };
