@@ -12,6 +12,7 @@ inline eval::Options evaluation_options(const schedule::Plan& plan, const model:
   options.vars = vars;
   options.identities = plan.identities;
   options.node_groups = plan.node_groups;
+  options.uncountable_events = plan.uncountable_events;
   return options;
 }
 

@@ -8,6 +8,7 @@
 #include "common/data_dir.h"
 #include "common/error.h"
 #include "model/model.h"
+#include "settings/stat.h"
 
 namespace topdown::cli {
 namespace {
@@ -33,6 +34,28 @@ std::string core_kind_lines(const cpu::CpuInfo& cpu) {
                     model_of(kind.id), pmu ? fmt::format("{} (type {})", pmu->name, pmu->type) : std::string("none"));
   }
   return lines;
+}
+
+// What this machine counts of `model`'s events, class by class, and the
+// nodes and Info metrics the classes it lacks cost the model.
+std::string what_counts(const cpu::CpuInfo& cpu, const model::Model& model, const std::string& root) {
+  if (!model.runs_on(cpu) || !cpu.has_core_pmu()) return "";
+  const events::Resolver resolver = resolver_for(model, cpu);
+  settings::StatPlanning planning = settings::plan_stat(settings::StatOptions{}, cpu, model, {});
+  const schedule::TrialOpen open = root.empty() ? schedule::TrialOpen(collect::trial_open) : schedule::TrialOpen();
+  settings::find_countable(planning, settings::Toggle::Auto, cpu, model, resolver, open);
+  std::string out;
+  for (const std::string& label : planning.countable.counting()) out += fmt::format("  counts:       {}\n", label);
+  for (const schedule::MissingClass& missing : planning.countable.missing()) {
+    out += fmt::format("  cannot count: {} ({})\n", missing.label, missing.why);
+  }
+  out += fmt::format("  perf metrics: {}; general counters planned: {}{}\n", planning.vars.perf_metrics ? "on" : "off",
+                     planning.budget.general, planning.budget.nmi_watchdog ? " (one left to the NMI watchdog)" : "");
+  const auto lost = settings::uncountable_nodes(model, planning.vars, resolver, planning.countable);
+  if (lost.empty()) return out + "  every node and Info metric of the model counts here\n";
+  std::string names;
+  for (const auto& [name, why] : lost) names += (names.empty() ? "" : " ") + name;
+  return out + fmt::format("  not counted here ({} of {}): {}\n", lost.size(), model.nodes.size(), names);
 }
 
 }  // namespace
@@ -69,10 +92,15 @@ int run_info(const std::string& root) {
     check = "health check not run (" + root + " is not this machine's)";
   }
   out += fmt::format("general counters: {} reported, {}\n", cpu.reported_counters, check);
+  if (cpu.nmi_watchdog) {
+    out += "nmi watchdog:   on: it holds a counter on every CPU; `sysctl kernel.nmi_watchdog=0` frees it\n";
+  }
+  if (cpu.hypervisor) out += "hypervisor:     yes (a virtual machine: its PMU may count less than the CPU's)\n";
   try {
     for (const model::Model& model : model::with_companion(model::select_model(models_dir(), cpu.id), models_dir())) {
       out += fmt::format("model:          {} ({}){}\n", model.name, model.title,
                          model.pmu.empty() ? "" : " on " + model.pmu);
+      out += what_counts(cpu, model, root);
     }
   } catch (const Error& error) {
     out += fmt::format("model:          none: {}\n", error.what());

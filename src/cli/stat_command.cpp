@@ -1,3 +1,6 @@
+#include <map>
+#include <string>
+
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/output.h"
@@ -11,6 +14,21 @@
 namespace topdown::cli {
 
 namespace {
+
+// Comment lines naming what the plan leaves out because this machine cannot
+// count it, by reason, and the counter the NMI watchdog holds.
+std::string machine_limits_note(const schedule::Plan& plan) {
+  std::map<std::string, std::string, std::less<>> names_by_reason;
+  for (const auto& [name, why] : plan.not_counted) {
+    std::string& names = names_by_reason[why];
+    names += (names.empty() ? "" : ", ") + name;
+  }
+  std::string note;
+  for (const auto& [why, names] : names_by_reason) note += "# not counted (" + why + "): " + names + "\n";
+  const std::string watchdog = settings::nmi_watchdog_note(plan.budget);
+  if (!watchdog.empty()) note += "# " + watchdog + "\n";
+  return note;
+}
 
 // --print-groups, --print-perf: the plan of each core type's tree, the
 // one tree's or, on a hybrid CPU, the P-cores' and the E-cores' (on Arm
@@ -36,6 +54,7 @@ int print_plans(const StatOptions& options, const cpu::CpuInfo& cpu, const std::
     const std::string import = "topdown import --cpu " + model.versioned_name() + " --smt " + smt + " -l " +
                                std::to_string(options.report.level) + (options.all_info ? " --info" : "");
     if (hybrid) out += "# " + model.core_type + " (" + model.pmu + "):\n";
+    out += machine_limits_note(type.plan);
     out += perf_stat_commands(type.plan, options.command, import, hybrid ? "perf-" + model.pmu + ".csv" : "perf.csv");
     out += retire_latency_note(model);
   }

@@ -33,14 +33,23 @@ std::vector<CoreTypePlan> core_type_plans(const StatOptions& options, const Cont
   std::vector<model::Model> models = core_type_models(context.model, context.cpu, options.metrics_file);
   std::fputs(uncounted_core_kinds_warning(context.cpu, models).c_str(), stderr);
   const model::RetireLatencies given_latencies = model::read_retire_latency_file(options.retire_latencies);
+  // Trial opens run on this machine only; a copy of another's /sys is judged by its sysfs.
+  const schedule::TrialOpen open = context.cpu.another_machine ? schedule::TrialOpen() : collect::trial_open;
+  std::string notes;
   for (model::Model& model : models) {
     const events::Resolver resolver = resolver_for(model, context.cpu);
-    const settings::StatPlanning planning = settings::plan_stat(options, context.cpu, model, given_latencies);
+    settings::StatPlanning planning = settings::plan_stat(options, context.cpu, model, given_latencies);
+    settings::find_countable(planning, options.perf_metrics, context.cpu, model, resolver, open);
     settings::check_perf_metrics_off(options.perf_metrics, model, planning.vars,
                                      schedule::select_nodes(model, planning.selection), resolver);
-    schedule::Plan plan = schedule::make_plan(model, planning.vars, planning.selection, resolver, planning.budget);
+    schedule::Plan plan =
+        schedule::make_plan(model, planning.vars, planning.selection, resolver, planning.budget, planning.countable);
+    const std::string watchdog = settings::nmi_watchdog_note(planning.budget);
+    if (!watchdog.empty() && notes.empty()) notes = "topdown: note: " + watchdog + "\n";
     plans.push_back({std::move(model), planning.vars, std::move(plan)});
   }
+  // Said once, whatever the core types.
+  std::fputs(notes.c_str(), stderr);
   return plans;
 }
 

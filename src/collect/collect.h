@@ -158,3 +158,13 @@ perf_event_attr make_attr(const events::Encoding& encoding, const Options& optio
 using perf::pmu_available;
 
 }  // namespace topdown::collect
+
+namespace topdown::collect {
+
+// Opens `event` once, as a trial, and closes it: 0 when the kernel took it,
+// else the errno (schedule::TrialOpen). A core event counts the calling
+// thread; a PERF_METRICS field opens in a group led by TOPDOWN.SLOTS; an
+// uncore event counts its first box on the first CPU of its cpumask.
+int trial_open(const events::Encoding& event);
+
+}  // namespace topdown::collect

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 
@@ -53,6 +54,15 @@ std::vector<std::optional<uint32_t>> box_types_of(const CounterGroup& group) {
   return {boxes.begin(), boxes.end()};
 }
 
+// An event the kernel refuses while its PMU counts the others (a virtual
+// machine's partial PMU that the trial opens did not catch) is left out,
+// and what needs it is n/a naming it. Permission, a PMU the kernel lacks
+// altogether and a full machine still stop the run.
+bool refused_alone(int err, const events::Encoding& encoding) {
+  if (err == EACCES || err == EPERM || err == EMFILE || err == EBUSY) return false;
+  return encoding.type == PERF_TYPE_SOFTWARE || perf::pmu_available();
+}
+
 }  // namespace
 
 CounterSet::CounterSet(const std::vector<CounterGroup>& groups, const std::vector<Placement>& placements,
@@ -88,8 +98,17 @@ bool CounterSet::open_group(const CounterGroup& group, size_t placement, std::op
     // A thread of an attached process may end while we open its counters.
     if (err == ESRCH && where.cpu < 0) return false;
     if (err != 0) {
-      throw Error(where_text(where) + perf::explain_open_failure(err, encoding.perf_event(options.include_kernel),
-                                                                 perf::kSysfsDevices, read_paranoid()));
+      const std::string why = perf::explain_open_failure(err, encoding.perf_event(options.include_kernel),
+                                                         perf::kSysfsDevices, read_paranoid());
+      if (!refused_alone(err, encoding)) throw Error(where_text(where) + why);
+      if (refused_.insert(encoding.name).second) {
+        // A software event needs no PMU: the kernel's own word says why.
+        const std::string said = encoding.type == PERF_TYPE_SOFTWARE ? std::strerror(err) : why;
+        std::fputs(
+            fmt::format("topdown: warning: '{}' did not open: {}; what needs it is n/a\n", encoding.name, said).c_str(),
+            stderr);
+      }
+      continue;
     }
     open.keys.push_back(group.copies.key_of(encoding.name));
     open.exact_when_running.push_back(!where.cgroup.empty() && encoding.type == PERF_TYPE_SOFTWARE);

@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,8 +31,10 @@ struct Placement {
 class CounterSet {
  public:
   // Opens each group on each placement. A thread that exits before its
-  // counters are open is left out; any other failure throws Error with
-  // perf::explain_open_failure's reason.
+  // counters are open is left out; an event the kernel refuses while its PMU
+  // counts the others is left out, said once on stderr with
+  // perf::explain_open_failure's reason (what needs it is then n/a); any
+  // other failure throws Error with that reason.
   CounterSet(const std::vector<CounterGroup>& groups, const std::vector<Placement>& placements, const Options& options,
              Start start);
 
@@ -59,7 +62,8 @@ class CounterSet {
   bool open_group(const CounterGroup& group, size_t placement, std::optional<uint32_t> box_type, const Options& options,
                   Start start);
 
-  std::vector<Placement> placements_;  // those with counters
+  std::set<std::string, std::less<>> refused_;  // events left out, each said once
+  std::vector<Placement> placements_;           // those with counters
   std::vector<OpenGroup> groups_;
 };
 

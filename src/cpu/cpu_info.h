@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,19 @@ struct PmuInfo {
   // Its cpus file: the only CPUs it counts on (each core type's PMU on a
   // hybrid CPU); empty when the PMU has none, i.e. counts on every CPU.
   std::vector<int> cpus;
+  // The terms of its format directory (event, umask, frontend, offcore_rsp,
+  // ldlat, ...), sorted: an event whose encoding needs a term the kernel
+  // lacks cannot be given to it.
+  std::vector<std::string> format_terms = {};
+  // caps/pmu_name: the kernel's name for the core PMU it drives
+  // ("sapphire_rapids"; "generic_arch_v2+" when it knows only the
+  // architectural events, as in many virtual machines); empty when absent.
+  std::string pmu_name = {};
+  // caps/max_precise: the most precise level (:p, :pp, :ppp) it samples
+  // with, 0 without PEBS; nullopt when absent.
+  std::optional<int> max_precise = std::nullopt;
+
+  bool has_format_term(std::string_view term) const;
 };
 
 // One kind of core of an Arm CPU: the cores that share a MIDR.
@@ -57,6 +71,15 @@ struct CpuInfo {
   // The kernel offers Intel's PERF_METRICS fields as events (topdown-retiring
   // and the others; Ice Lake and later).
   bool topdown_metrics = false;
+  // /proc/sys/kernel/nmi_watchdog is 1: the kernel's watchdog holds a
+  // counter on every CPU.
+  bool nmi_watchdog = false;
+  // cpuinfo's flags say it runs under a hypervisor.
+  bool hypervisor = false;
+  // Read from a copy of another machine's /sys and /proc (CounterCheck::Skip):
+  // its CPU is the one DIR/proc/cpuinfo names, when present, and its counters
+  // are not this machine's cpuid's.
+  bool another_machine = false;
   // The sysfs this was read from: /sys, or a copy of another machine's,
   // whose PMUs (bus/event_source/devices) resolve the events too.
   std::filesystem::path sysfs_root = "/sys";
@@ -101,11 +124,25 @@ const CoreKind& main_core_kind(const std::vector<CoreKind>& kinds);
 // Parses the ids from explicit values (tests, --cpu overrides, imports).
 std::string vendor_name(Vendor vendor);
 
+// What the first processor of a /proc/cpuinfo says (x86).
+struct ProcCpuinfo {
+  CpuId id;
+  std::set<std::string, std::less<>> flags;
+};
+// nullopt when the file is absent or names no vendor (an Arm cpuinfo).
+std::optional<ProcCpuinfo> read_proc_cpuinfo(const std::filesystem::path& file);
+// The general counters cpuinfo's flags tell: an AMD CPU's six with the core
+// counter extension (perfctr_core) or PerfMonV2, else four; 0 for Intel,
+// whose count only cpuid leaf 0xA gives.
+int general_counters(const ProcCpuinfo& cpuinfo);
+
 // Whether detect runs the counter health check (probe_working_counters): it
 // counts on this machine, which a copy of another machine's tree is not.
 enum class CounterCheck { Run, Skip };
 
-// Reads /sys and /proc below `root` (tests pass a fake tree).
+// Reads /sys and /proc below `root` (tests pass a fake tree). With
+// CounterCheck::Skip the tree is another machine's: an x86 CPU is then the
+// one its proc/cpuinfo names, when it has one.
 CpuInfo detect(const std::filesystem::path& sysfs_root = "/sys", const std::filesystem::path& procfs_root = "/proc",
                CounterCheck check = CounterCheck::Run);
 

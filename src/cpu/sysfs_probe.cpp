@@ -82,11 +82,23 @@ std::vector<PmuInfo> read_pmus(const fs::path& devices_dir) {
     if (!type) continue;
     const fs::path cpus_file = entry.path() / "cpus";
     const auto cpus = read_first_line(cpus_file);
-    pmus.push_back({entry.path().filename().string(), *type,
-                    cpus ? parse_index_list(*cpus, cpus_file.string()) : std::vector<int>{}});
+    PmuInfo pmu{entry.path().filename().string(), *type,
+                cpus ? parse_index_list(*cpus, cpus_file.string()) : std::vector<int>{}};
+    for (const auto& term : fs::directory_iterator(entry.path() / "format", error)) {
+      pmu.format_terms.push_back(term.path().filename().string());
+    }
+    std::sort(pmu.format_terms.begin(), pmu.format_terms.end());
+    pmu.pmu_name = read_first_line(entry.path() / "caps" / "pmu_name").value_or("");
+    const auto max_precise = read_first_line(entry.path() / "caps" / "max_precise");
+    if (max_precise) pmu.max_precise = parse_int(*max_precise);
+    pmus.push_back(std::move(pmu));
   }
   std::sort(pmus.begin(), pmus.end(), [](const PmuInfo& a, const PmuInfo& b) { return a.name < b.name; });
   return pmus;
+}
+
+bool PmuInfo::has_format_term(std::string_view term) const {
+  return std::binary_search(format_terms.begin(), format_terms.end(), term);
 }
 
 bool is_arm_core_pmu(const PmuInfo& pmu) { return perf::is_arm_core_pmu(pmu.name, !pmu.cpus.empty()); }
@@ -136,8 +148,16 @@ const PmuInfo* CpuInfo::arm_core_pmu_of(const CoreKind& kind) const {
 CpuInfo detect(const fs::path& sysfs_root, const fs::path& procfs_root, CounterCheck check) {
   CpuInfo info;
   info.sysfs_root = sysfs_root;
+  info.another_machine = check == CounterCheck::Skip;
   info.core_kinds = read_core_kinds(sysfs_root);
-  info.id = info.core_kinds.empty() ? read_cpuid() : main_core_kind(info.core_kinds).id;
+  const auto cpuinfo = read_proc_cpuinfo(procfs_root / "cpuinfo");
+  if (!info.core_kinds.empty()) {
+    info.id = main_core_kind(info.core_kinds).id;
+  } else {
+    info.id = info.another_machine && cpuinfo ? cpuinfo->id : read_cpuid();
+  }
+  info.hypervisor = cpuinfo && cpuinfo->flags.count("hypervisor") != 0;
+  info.nmi_watchdog = read_first_line(procfs_root / "sys" / "kernel" / "nmi_watchdog").value_or("0") == "1";
   const fs::path cpu_dir = sysfs_root / "devices" / "system" / "cpu";
   const std::vector<int> online = online_cpus(cpu_dir);
   info.online_cpus = static_cast<int>(online.size());
@@ -152,7 +172,13 @@ CpuInfo detect(const fs::path& sysfs_root, const fs::path& procfs_root, CounterC
   }
   info.perf_event_paranoid = read_first_line(procfs_root / "sys" / "kernel" / "perf_event_paranoid").value_or("");
   const bool arm = info.id.vendor == Vendor::Arm;
-  if (!arm) info.reported_counters = general_counters(info.id.vendor, read_counter_leaves());
+  // Another machine's counters are not this one's cpuid's: its cpuinfo's
+  // flags say, or its model.
+  if (!arm) {
+    info.reported_counters = !info.another_machine ? general_counters(info.id.vendor, read_counter_leaves())
+                             : cpuinfo             ? general_counters(*cpuinfo)
+                                                   : 0;
+  }
   // A VM may report counters in cpuid while the kernel registered no core PMU;
   // only probe when there is one to open events on.
   if (check == CounterCheck::Run && info.has_core_pmu()) {

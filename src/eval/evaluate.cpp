@@ -224,6 +224,15 @@ void check_invalid_counts(const counts::Sample& sample, std::vector<std::string>
   }
 }
 
+// The reason the machine cannot count the first of `missing` it cannot count.
+std::string why_not_countable(const std::vector<std::string>& missing,
+                              const std::map<std::string, std::string, std::less<>>& uncountable) {
+  for (const std::string& event : missing) {
+    if (const auto found = uncountable.find(event); found != uncountable.end()) return found->second;
+  }
+  return "";
+}
+
 }  // namespace
 
 bool is_fraction_domain(const model::Node& node) { return !node.is_info; }
@@ -282,6 +291,7 @@ Evaluation Evaluator::evaluate(const counts::Sample& sample, const std::vector<e
       }
     }
     r.value = scope.formula(prepared_node.formula);
+    if (!r.value) r.not_countable = why_not_countable(r.missing_events, p.options.uncountable_events);
     if (!r.value && r.missing_events.empty()) {
       for (const std::uint32_t input : chosen.inputs) {
         const Slot& slot = p.slots[input];

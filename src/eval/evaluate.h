@@ -51,6 +51,9 @@ struct NodeResult {
   // package), so it is the whole socket's, the same for each of its units.
   bool socket_wide = false;
   std::vector<std::string> missing_events;  // needed but not counted: value is n/a
+  // Why the machine that counted cannot count one of missing_events
+  // (Options::uncountable_events); empty when it was just not counted.
+  std::string not_countable;
   // A value n/a with every event counted: the facts of the run it needs
   // that are not known (num_cpus_online of a file that does not say,
   // interval-s of counts without a duration). Empty when it is n/a for
@@ -69,6 +72,9 @@ struct Options {
   // (counts::EventKey) where the sample has them, else their own counts.
   // Nodes not listed read every event's own count.
   std::map<std::string, int, std::less<>> node_groups;
+  // Events the machine cannot count, each with the reason
+  // (schedule::Plan::uncountable_events): a node n/a for want of one says it.
+  std::map<std::string, std::string, std::less<>> uncountable_events;
   // Below this share of the run a node's value is unreliable: marked `?` in
   // text and "unreliable" in CSV and JSON (README.md).
   double min_counted_share = 0.25;

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <mutex>
@@ -77,8 +78,9 @@ struct Resolver::Impl {
 
   static std::string refusal(const std::string& event, const MissingTerm& missing) {
     return "event " + event + " needs the field " + missing.term() + " of PMU " + missing.pmu() +
-           ", which this kernel's " + missing.pmu() + " lacks (no format/" + missing.term() +
-           "; without it the event counts another): count on a kernel that knows this CPU";
+           ", which this machine's " + missing.pmu() + " lacks (no format/" + missing.term() +
+           "; without it the event counts another): a kernel older than this CPU, or a virtual machine whose PMU "
+           "hides it; count on bare metal with a kernel that knows this CPU";
   }
 
   Encoding encode_entry(const TableEntry& entry, const std::string& table_name) const {

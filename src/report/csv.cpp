@@ -149,7 +149,9 @@ void node_fields(LineWriter& line, const eval::NodeResult& node, CsvNodeFields* 
   line.value(node.value).text(n.is_info ? n.unit : "fraction");
   line.text(node.over_threshold ? "1" : "0").text(node.bottleneck ? "1" : "0");
   line.fixed(node.counted_share, 4).text(status_of(node));
-  line.text(node.missing_events.empty() ? std::string() : join(node.missing_events, " "));
+  std::string missing = node.missing_events.empty() ? std::string() : join(node.missing_events, " ");
+  if (!node.not_countable.empty()) missing += " (" + node.not_countable + ")";
+  line.text(missing);
 }
 
 void event_fields(LineWriter& line, const std::string& event, const counts::Sample& sample) {

@@ -21,6 +21,7 @@ nlohmann::json node_json(const eval::NodeResult& node) {
       {"counted_share", node.counted_share},
       {"status", status_of(node)},
       {"missing_events", node.missing_events},
+      {"not_countable", node.not_countable.empty() ? nlohmann::json() : nlohmann::json(node.not_countable)},
       {"unknown_inputs", node.unknown_inputs},
       {"socket_wide", node.socket_wide},
   };

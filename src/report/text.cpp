@@ -30,7 +30,9 @@ std::optional<uint64_t> few_samples(const eval::NodeResult& r, const RunInfo& ru
 
 std::string note_text(const eval::NodeResult& r, const RunInfo& run) {
   std::vector<std::string> notes;
-  if (!r.missing_events.empty()) {
+  if (!r.not_countable.empty()) {
+    notes.push_back(r.not_countable);
+  } else if (!r.missing_events.empty()) {
     std::string missing = "not counted:";
     for (const auto& event : r.missing_events) missing += " " + event;
     notes.push_back(missing);

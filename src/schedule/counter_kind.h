@@ -2,6 +2,7 @@
 // Which counter an event takes; private to the scheduler.
 #include <algorithm>
 #include <string>
+#include <string_view>
 
 #include "events/event.h"
 #include "perf/open_failure.h"
@@ -27,6 +28,7 @@ inline bool uses_fixed_counter(const events::Encoding& event, const CounterBudge
 
 // Intel's TOPDOWN.SLOTS, the leader the PERF_METRICS fields need.
 constexpr int kSlotsFixedCounter = 3;
+constexpr std::string_view kSlotsEvent = "TOPDOWN.SLOTS";
 inline bool is_slots(const events::Encoding& event) { return event.fixed_counter == kSlotsFixedCounter; }
 
 inline bool takes_no_counter(const events::Encoding& event, const CounterBudget& budget) {

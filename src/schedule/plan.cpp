@@ -1,5 +1,6 @@
 #include "schedule/plan.h"
 
+#include "schedule/countable.h"
 #include "schedule/counter_kind.h"
 
 #include <algorithm>
@@ -30,11 +31,29 @@ struct Packing {
 class Packer {
  public:
   Packer(const model::Model& model, const model::RunVariables& vars, const Selection& selection,
-         const events::Resolver& resolver, const CounterBudget& budget)
+         const events::Resolver& resolver, const CounterBudget& budget, const Countable& countable)
       : folded_(std::make_shared<const model::FoldedModel>(model, vars)),
         selection_(selection),
         resolver_(resolver),
-        budget_(budget) {}
+        budget_(budget),
+        countable_(countable) {}
+
+  // Why this machine cannot count one of `events`; nullopt when it counts all.
+  template <typename Events>
+  std::optional<std::string> why_not(const Events& events) {
+    if (countable_.everything()) return std::nullopt;
+    for (const std::string& event : events) {
+      std::optional<std::string> why;
+      if (resolved_.count(event) || resolver_.knows(event)) {
+        why = countable_.why_not(resolve(event));
+      } else if (term_class(event)) {
+        // An event whose format term the PMU lacks has no encoding to judge.
+        why = countable_.why_not(event, core_pmu());
+      }
+      if (why) return why;
+    }
+    return std::nullopt;
+  }
 
   // The model folded for the run, shared by every trial.
   const std::shared_ptr<const model::FoldedModel>& folded() const { return folded_; }
@@ -56,16 +75,40 @@ class Packer {
       encodings.push_back(resolve(name));
       together.push_back(cluster);
     };
+    // A node this machine cannot count is left out whole: it is n/a, with why.
     for (size_t i = 0; i < nodes.size(); ++i) {
-      for (const std::string& event : deps->events_of(nodes[i])) add(event, static_cast<int>(i));
+      const auto& events = deps->events_of(nodes[i]);
+      if (why_not(events)) continue;
+      for (const std::string& event : events) add(event, static_cast<int>(i));
     }
     for (size_t i = 0; i < selection_.extra_events.size(); ++i) {
+      if (why_not(std::vector<std::string>{selection_.extra_events[i]})) continue;
       add(selection_.extra_events[i], static_cast<int>(nodes.size() + i));
     }
+    add_slots_leader(encodings, together);
     return Packing{schedule::pack(encodings, together, budget_)};
   }
 
  private:
+  // The kernel counts PERF_METRICS fields only in a group that TOPDOWN.SLOTS
+  // leads, which formulas reading the fields alone (Lunar Lake's level 1)
+  // never name: the plan counts it beside the first node that reads them.
+  void add_slots_leader(std::vector<events::Encoding>& encodings, std::vector<int>& together) {
+    if (std::any_of(encodings.begin(), encodings.end(), is_slots)) return;
+    const auto metric = std::find_if(encodings.begin(), encodings.end(),
+                                     [](const events::Encoding& event) { return event.topdown_metric; });
+    if (metric == encodings.end()) return;
+    const int cluster = together.at(static_cast<size_t>(metric - encodings.begin()));
+    encodings.push_back(resolve(std::string(kSlotsEvent)));
+    together.push_back(cluster);
+  }
+
+  // The PMU the model's core events open on.
+  const std::string& core_pmu() {
+    if (core_pmu_.empty()) core_pmu_ = resolve("INST_RETIRED.ANY").pmu;
+    return core_pmu_;
+  }
+
   const events::Encoding& resolve(const std::string& name) {
     auto it = resolved_.find(name);
     if (it == resolved_.end()) it = resolved_.emplace(name, resolver_.resolve(name)).first;
@@ -76,7 +119,9 @@ class Packer {
   const Selection& selection_;
   const events::Resolver& resolver_;
   const CounterBudget& budget_;
+  const Countable& countable_;
   std::map<std::string, events::Encoding, std::less<>> resolved_;
+  std::string core_pmu_;
 };
 
 // The first core group that counts every core event of the node, under its
@@ -133,7 +178,7 @@ std::vector<std::string> select_nodes(const model::Model& model, const Selection
 }
 
 Plan make_plan(const model::Model& model, const model::RunVariables& vars, const Selection& selection,
-               const events::Resolver& resolver, const CounterBudget& budget) {
+               const events::Resolver& resolver, const CounterBudget& budget, const Countable& countable) {
   if (budget.general < 1) {
     throw Error("no usable general counters (" + std::to_string(budget.general) + "); check `topdown info`");
   }
@@ -141,7 +186,7 @@ Plan make_plan(const model::Model& model, const model::RunVariables& vars, const
   plan.nodes = select_nodes(model, selection);
   plan.budget = budget;
 
-  Packer packer(model, vars, selection, resolver, budget);
+  Packer packer(model, vars, selection, resolver, budget, countable);
   Packing best = *packer.pack_with(plan.nodes, plan.identities);
   // Greedy: take the identity that saves the most groups, until none helps.
   for (bool improved = true; improved;) {
@@ -169,6 +214,10 @@ Plan make_plan(const model::Model& model, const model::RunVariables& vars, const
     for (const auto& node : model.nodes) {
       if (!node.is_info) continue;
       const auto& needed = deps.events_of(node.name);
+      if (auto why = packer.why_not(needed)) {
+        plan.not_counted.emplace(node.name, std::move(*why));
+        continue;
+      }
       if (!std::all_of(needed.begin(), needed.end(), [&](const std::string& event) { return resolver.knows(event); })) {
         plan.uncountable.push_back(node.name);
         continue;
@@ -184,8 +233,23 @@ Plan make_plan(const model::Model& model, const model::RunVariables& vars, const
       }
     }
   }
+  const model::Dependencies deps(packer.folded(), plan.identities);
+  for (const std::string& name : plan.nodes) {
+    const auto& events = deps.events_of(name);
+    if (auto why = packer.why_not(events)) plan.not_counted.emplace(name, std::move(*why));
+  }
+  for (const std::string& event : selection.extra_events) {
+    if (auto why = packer.why_not(std::vector<std::string>{event})) plan.not_counted.emplace(event, std::move(*why));
+  }
+  for (const auto& [name, why] : plan.not_counted) {
+    if (!model.find(name)) continue;
+    for (const std::string& event : deps.events_of(name)) {
+      if (auto event_why = packer.why_not(std::vector<std::string>{event}))
+        plan.uncountable_events.emplace(event, std::move(*event_why));
+    }
+  }
   plan.groups = std::move(best.groups);
-  if (plan.multiplexed()) plan.node_groups = node_groups(plan, model::Dependencies(packer.folded(), plan.identities));
+  if (plan.multiplexed()) plan.node_groups = node_groups(plan, deps);
   return plan;
 }
 
@@ -196,6 +260,7 @@ std::string describe(const Plan& plan) {
                      (plan.groups.size() == 1 ? "" : "s") + " on " + std::to_string(plan.budget.general) +
                      " general counter" + (plan.budget.general == 1 ? "" : "s");
   if (plan.budget.fixed > 0) text += " + " + std::to_string(plan.budget.fixed) + " fixed";
+  if (plan.budget.nmi_watchdog) text += " (one more is the NMI watchdog's)";
   text += plan.multiplexed() ? " (groups rotate: values are multiplexed estimates)\n" : " (no multiplexing)\n";
   for (size_t i = 0; i < plan.groups.size(); ++i) {
     const Group& group = plan.groups[i];
@@ -214,6 +279,7 @@ std::string describe(const Plan& plan) {
     for (const auto& name : plan.uncountable) text += " " + name;
     text += "\n";
   }
+  for (const auto& [name, why] : plan.not_counted) text += "  " + name + " is not counted: " + why + "\n";
   if (!plan.left_out.empty()) {
     text += "  Info metrics left out (they would need another group; --info adds them):";
     for (const auto& name : plan.left_out) text += " " + name;

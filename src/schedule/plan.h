@@ -10,6 +10,7 @@
 #include "events/event.h"
 #include "model/dependencies.h"
 #include "model/model.h"
+#include "schedule/countable.h"
 
 namespace topdown::schedule {
 
@@ -21,6 +22,8 @@ struct CounterBudget {
   // (cpu::CpuInfo::core_pmu_names), whose groups the limit binds; empty when
   // planning for another machine's CPU, whose PMUs are known by name only.
   std::vector<std::string> core_pmus = {};
+  // One general counter fewer than the machine has: the NMI watchdog holds it.
+  bool nmi_watchdog = false;
 };
 
 // Arm reports no counter count to user space: without the health check (no
@@ -57,6 +60,13 @@ struct Plan {
   // Info metrics not computed: an event of theirs has no encoding for this
   // CPU (a metric file's power/cstate events, say).
   std::vector<std::string> uncountable;
+  // Nodes (tree and Info), and -e events, that this machine cannot count,
+  // with the reason (Countable::why_not): a node of `nodes` stays there and
+  // is n/a; an Info metric that would ride along is left out.
+  std::map<std::string, std::string, std::less<>> not_counted;
+  // The events of those nodes this machine cannot count, with the reason, for
+  // eval::Options::uncountable_events.
+  std::map<std::string, std::string, std::less<>> uncountable_events;
   std::vector<Group> groups;
   CounterBudget budget;
   // When the groups rotate: per node, the group (1-based index into groups)
@@ -73,9 +83,11 @@ struct Plan {
 // events fit in fewer groups, and packs events into groups that respect the
 // budget and every event's counter constraints. Info metrics come after the
 // tree, so that tree nodes keep whole groups.
+// Nodes whose events `countable` says this machine cannot count are not
+// counted (Plan::not_counted).
 // Throws Error for events no group can hold (a constraint no counter meets).
 Plan make_plan(const model::Model& model, const model::RunVariables& vars, const Selection& selection,
-               const events::Resolver& resolver, const CounterBudget& budget);
+               const events::Resolver& resolver, const CounterBudget& budget, const Countable& countable = Countable());
 
 // Tree nodes up to max_level (in file order), then every Info metric when
 // all_info is set.

@@ -19,7 +19,26 @@ int cha_boxes(const cpu::CpuInfo& cpu) {
   }));
 }
 
+// The counters of the machine that counts are known: its health check ran,
+// or its cpuid said (not so for a copy of another machine's /sys).
+bool counters_known(const cpu::CpuInfo& cpu) { return cpu.working_counters || cpu.reported_counters > 0; }
+
+// The NMI watchdog holds a counter on every CPU, unless the health check,
+// which counted beside it, found one fewer than the CPU reports already.
+bool watchdog_holds_a_counter(const cpu::CpuInfo& cpu) {
+  if (!cpu.nmi_watchdog) return false;
+  return !(cpu.working_counters && *cpu.working_counters < cpu.reported_counters);
+}
+
 }  // namespace
+
+std::string nmi_watchdog_note(const schedule::CounterBudget& budget) {
+  if (!budget.nmi_watchdog) return "";
+  return fmt::format(
+      "the NMI watchdog (/proc/sys/kernel/nmi_watchdog is 1) holds a counter on every CPU, so the plan uses {} "
+      "general counters; free it with `sysctl kernel.nmi_watchdog=0` (as root) to count with {}",
+      budget.general, budget.general + 1);
+}
 
 StatPlanning plan_stat(const StatOptions& options, const cpu::CpuInfo& cpu, const model::Model& model,
                        const model::RetireLatencies& given_latencies) {
@@ -52,13 +71,18 @@ schedule::CounterBudget counter_budget(const cpu::CpuInfo& cpu, const model::Mod
   schedule::CounterBudget budget = schedule::host_budget(cpu, model);
   if (counters_override) {
     budget.general = *counters_override;
-  } else if ((!this_machine || plans_by_core_type(cpu, model)) && declared.general_for(smt_enabled) > 0) {
+  } else if ((!this_machine || plans_by_core_type(cpu, model) || !counters_known(cpu)) &&
+             declared.general_for(smt_enabled) > 0) {
     budget.general = static_cast<int>(declared.general_for(smt_enabled));
   } else if (!this_machine && model.cpus.front().vendor == cpu::Vendor::Arm) {
     budget.general = schedule::kArmEventCountersWithoutCheck;  // this machine's count says nothing of an Arm CPU's
   }
   const bool intel = (this_machine ? cpu.id.vendor : model.cpus.front().vendor) == cpu::Vendor::Intel;
   if (declared.fixed == 0) budget.fixed = intel ? 3 : 0;
+  if (!counters_override && this_machine && watchdog_holds_a_counter(cpu) && budget.general > 1) {
+    budget.general -= 1;
+    budget.nmi_watchdog = true;
+  }
   return budget;
 }
 

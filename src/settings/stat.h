@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "collect/collect.h"
@@ -23,11 +24,34 @@ struct StatPlanning {
   model::RunVariables vars;
   schedule::Selection selection;
   schedule::CounterBudget budget;
+  // What this machine counts (find_countable); everything until found, and
+  // for another machine's CPU.
+  schedule::Countable countable;
 };
 
 // `given_latencies`: --retire-latencies FILE's, read once for every core type.
 StatPlanning plan_stat(const StatOptions& options, const cpu::CpuInfo& cpu, const model::Model& model,
                        const model::RetireLatencies& given_latencies);
+
+// What the machine counts of `model`'s events, found once (stat, record and
+// serve at start, info): sysfs (its core PMU's format terms and caps, the
+// topdown-* events, the uncore PMUs), then one trial `open` per class of
+// event (collect::trial_open; empty for a copy of another machine's /sys,
+// judged by its sysfs alone). Where PERF_METRICS does not count and
+// --perf-metrics was left out, the plan reads no PERF_METRICS
+// (planning.vars.perf_metrics). Nothing is refused for another machine's CPU
+// (--cpu) or a machine without a core PMU (collect says why it counts
+// nothing).
+void find_countable(StatPlanning& planning, Toggle perf_metrics, const cpu::CpuInfo& cpu, const model::Model& model,
+                    const events::Resolver& resolver, const schedule::TrialOpen& open);
+
+// The nodes and Info metrics of `model` (file order) that need an event
+// `countable` says this machine cannot count, each with the reason: what
+// the machine's partial PMU costs the model (`topdown info`).
+std::vector<std::pair<std::string, std::string>> uncountable_nodes(const model::Model& model,
+                                                                   const model::RunVariables& vars,
+                                                                   const events::Resolver& resolver,
+                                                                   const schedule::Countable& countable);
 
 // Whether a plan reads Intel's PERF_METRICS: on or off when the option says;
 // for this machine when its kernel offers the fields; for another CPU's
@@ -38,10 +62,17 @@ bool use_perf_metrics(Toggle choice, const cpu::CpuInfo& cpu, const model::Model
 // model what the health check found, else what the CPU reports; for another
 // CPU's model (--cpu), or a core type's of this hybrid CPU, what the model
 // says for its SMT setting (an Arm model, which says nothing, the six event
-// counters of schedule::kArmEventCountersWithoutCheck). Fixed counters as
-// the model says (Intel's three when it does not).
+// counters of schedule::kArmEventCountersWithoutCheck; the model's too for a
+// copy of another machine's /sys, whose counters are unknown). Fixed
+// counters as the model says (Intel's three when it does not). Where the NMI
+// watchdog holds a counter of this machine, one general counter fewer
+// (CounterBudget::nmi_watchdog), unless --counters says.
 schedule::CounterBudget counter_budget(const cpu::CpuInfo& cpu, const model::Model& model, bool smt_enabled,
                                        std::optional<int> counters_override);
+
+// The sentence saying that the NMI watchdog holds one of the machine's
+// counters and how to free it (toplev's advice); empty when it holds none.
+std::string nmi_watchdog_note(const schedule::CounterBudget& budget);
 
 // Throws Error when stat cannot count: another machine's CPU (--root), a
 // model for another vendor's CPU (--cpu), or nothing to count (no command,
