@@ -104,31 +104,29 @@ uint64_t timed_compute_only(uint64_t iterations, CpuSeconds& spent) {
   return result;
 }
 
-// compute_only's iterations per slice that take three times as long as
-// kFaultRounds of fault_pages on this machine: page faults cost ten times
-// more in one VM than on another core, so the ratio is measured rather than
-// assumed.
-uint64_t compute_iterations_per_slice(uint64_t& checksum, CpuSeconds& spent) {
+// compute_only's iterations per slice that take `compute_per_fault` times
+// as long as kFaultRounds of fault_pages on this machine: page faults cost
+// ten times more in one VM than on another core, so the ratio is measured
+// rather than assumed.
+uint64_t compute_iterations_per_slice(double compute_per_fault, uint64_t& checksum, CpuSeconds& spent) {
   const CpuSeconds before = spent;
   checksum += timed_fault_pages(kFaultRounds, spent);
   checksum ^= timed_compute_only(kTrialIterations, spent);
   const double faults = spent.faults - before.faults;
   const double compute = spent.compute - before.compute;
-  if (faults <= 0 || compute <= 0) return 3 * kTrialIterations;
-  return static_cast<uint64_t>(3 * faults / compute * static_cast<double>(kTrialIterations)) + 1;
+  if (faults <= 0 || compute <= 0) return static_cast<uint64_t>(compute_per_fault * kTrialIterations) + 1;
+  return static_cast<uint64_t>(compute_per_fault * faults / compute * static_cast<double>(kTrialIterations)) + 1;
 }
 
-}  // namespace
-
-// Alternates the two in slices, so that any stretch of the run shows both:
-// fault_pages a quarter of the CPU time, compute_only three quarters. The
+// Alternates the two in slices, so that any stretch of the run shows both,
+// compute_only taking `compute_per_fault` times fault_pages's CPU time. The
 // share each really took is printed, because on a busy machine a page fault
 // can cost twice what it did during calibration: a profile is checked
-// against that line, not against the quarter aimed at.
-uint64_t faults_and_compute(uint64_t slices) {
+// against that line, not against the split aimed at.
+uint64_t split_faults_and_compute(uint64_t slices, double compute_per_fault) {
   uint64_t checksum = 0;
   CpuSeconds spent;
-  const uint64_t iterations = compute_iterations_per_slice(checksum, spent);
+  const uint64_t iterations = compute_iterations_per_slice(compute_per_fault, checksum, spent);
   for (uint64_t slice = 0; slice < slices; ++slice) {
     checksum += timed_fault_pages(kFaultRounds, spent);
     checksum ^= timed_compute_only(iterations, spent);
@@ -140,5 +138,11 @@ uint64_t faults_and_compute(uint64_t slices) {
   }
   return checksum;
 }
+
+}  // namespace
+
+uint64_t faults_and_compute(uint64_t slices) { return split_faults_and_compute(slices, 3); }
+
+uint64_t mostly_faults(uint64_t slices) { return split_faults_and_compute(slices, 1.0 / 3); }
 
 }  // namespace topdown::demo

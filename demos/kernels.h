@@ -20,6 +20,9 @@ uint64_t alu_chains(uint64_t iterations);
 // quarter of the time and compute_only (registers only) the other three
 // quarters, both noinline, so that a profile can check each one's share.
 uint64_t faults_and_compute(uint64_t slices);
+// The same two functions with the split turned round: fault_pages three
+// quarters of the time, compute_only one quarter (compare's A and B).
+uint64_t mostly_faults(uint64_t slices);
 // Its two functions, by the names a profile shows:
 // topdown::demo::fault_pages maps 1 MiB, writes a byte per page and unmaps
 // it, `rounds` times (nearly all its time is page faults, in the kernel);

@@ -12,7 +12,7 @@ namespace {
 
 using topdown::demo::Kernel;
 
-constexpr std::array<Kernel, 4> kKernels{{
+constexpr std::array<Kernel, 5> kKernels{{
     {"pointer-chase", "chase pointers through a random 256 MiB cycle (memory latency bound)", 3'000'000,
      topdown::demo::chase_pointers},
     {"branchy", "branch on random bytes (branch mispredictions)", 150'000'000, topdown::demo::branch_on_random_bytes},
@@ -21,6 +21,10 @@ constexpr std::array<Kernel, 4> kKernels{{
     {"faults-and-compute",
      "page faults in fault_pages (1/4 of the CPU time), arithmetic in compute_only (3/4): a profile's two functions",
      10, topdown::demo::faults_and_compute},
+    {"mostly-faults",
+     "the same two functions split the other way: fault_pages 3/4 of the CPU time, compute_only 1/4 (compare it "
+     "with faults-and-compute)",
+     10, topdown::demo::mostly_faults},
 }};
 
 constexpr std::string_view kUsage =

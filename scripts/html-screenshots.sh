@@ -2,7 +2,8 @@
 # Screenshots (1280x800) of the --html pages the Chromium test renders: a
 # Haswell -l6 import, a Zen 5 -l2 import per interval, a Haswell per-core
 # import, a Skylake per-function report, a Skylake report with call stacks
-# (functions table and flame graph) and a compare of repeated runs. Usage: scripts/html-screenshots.sh [BUILD_DIR] [OUT_DIR]
+# (functions table and flame graph), a compare of repeated runs and a compare
+# of two recordings (its differential flame graph). Usage: scripts/html-screenshots.sh [BUILD_DIR] [OUT_DIR]
 # (defaults: build, BUILD_DIR/html-screenshots). Needs cli_tests built and chromium.
 set -eu
 build=${1:-build}

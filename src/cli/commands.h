@@ -32,7 +32,8 @@ struct CompareOptions {
   double min_change = compare::kDefaultMinChange;  // points, or percent for Info metrics
   std::vector<std::string> fail_if;                // NODE>+LIMIT, NODE<-LIMIT
   ReportOptions report;                            // -l (for perf files), --csv, --json, -o, --no-color, --html
-  std::string cpu;                                 // the model for perf files
+  std::string cpu;                                 // the model for perf files and perf script
+  std::string model_file;                          // --model FILE: the model for recordings and perf script
   settings::Toggle smt = settings::Toggle::Auto;
 };
 // Exit status: 0, or kGateFailed when a --fail-if gate tripped.

@@ -191,11 +191,15 @@ int run_topdown(int argc, char** argv) {
   ServeOptions served;
   auto* serve_command = add_serve_command(app, served);
   CompareOptions compared;
-  auto* compare_command =
-      app.add_subcommand("compare", "Compare two saved --json reports (or perf files): changes and their significance");
-  compare_command->add_option("a", compared.a, "The report before (A)")->required();
-  compare_command->add_option("b", compared.b, "The report after (B)")->required();
-  compare_command->add_option("-l,--level", compared.report.level, "Tree depth for perf files (1-6)")
+  auto* compare_command = app.add_subcommand(
+      "compare", "Compare two saved --json reports (or perf files, or recordings): changes and their significance");
+  compare_command
+      ->add_option("a", compared.a,
+                   "The report before (A): a --json report, a perf stat file or a recording; several runs joined "
+                   "by commas")
+      ->required();
+  compare_command->add_option("b", compared.b, "The report after (B), as A")->required();
+  compare_command->add_option("-l,--level", compared.report.level, "Tree depth for perf files and recordings (1-6)")
       ->check(CLI::Range(1, 6));
   auto* compare_csv = compare_command->add_flag("--csv", compared.report.csv, "CSV output (see README)");
   compare_command->add_flag("--json", compared.report.json, "JSON output (see README)")->excludes(compare_csv);
@@ -213,7 +217,12 @@ int run_topdown(int argc, char** argv) {
       ->check(number_that([](double change) { return change >= 0; },
                           "a change of 0 or more (points for tree nodes, percent for Info metrics)"));
   compare_command->add_option("--fail-if", compared.fail_if, "Exit 1 when NODE moved past LIMIT: 'Backend_Bound>+2'");
-  compare_command->add_option("--cpu", compared.cpu, "The model for perf files (default: this machine's)");
+  compare_command->add_option("--cpu", compared.cpu,
+                              "The model for perf files and perf script (default: this machine's; a recording's own)");
+  compare_command
+      ->add_option("--model", compared.model_file, "The model in FILE for recordings and perf script instead")
+      ->check(CLI::ExistingFile)
+      ->excludes("--cpu");
   add_toggle_option(*compare_command, "--smt", compared.smt, "SMT where perf files were counted");
 
   auto* info_command = app.add_subcommand("info", "Show the CPU, its PMU and the model topdown would use");

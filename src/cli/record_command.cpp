@@ -7,11 +7,13 @@
 #include "cli/argument_check.h"
 #include "cli/commands.h"
 #include "cli/context.h"
+#include "cli/file_names.h"
 #include "cli/output.h"
 #include "cli/output_paths.h"
 #include "cli/perf_command.h"
 #include "cli/record_command.h"
 #include "cli/stat_run.h"
+#include "common/strings.h"
 #include "recording/recording.h"
 #include "report/report.h"
 #include "sampling/sampling.h"
@@ -87,6 +89,10 @@ CLI::App* add_record_command(CLI::App& app, settings::RecordOptions& options) {
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62))
       ->excludes(frequency);
   command->add_option("-o,--output", options.output, "Data file to write (default topdown.data)");
+  command
+      ->add_option("-r,--repeat", live.repeat,
+                   "Record the command N times, into FILE-1 ... FILE-N (compare takes them as one side's runs)")
+      ->check(CLI::Range(1, 1000));
   auto* frame_pointers =
       command->add_flag("-g", options.frame_pointers, "Record each sample's callers from the frame pointers");
   command
@@ -110,8 +116,38 @@ CLI::App* add_record_command(CLI::App& app, settings::RecordOptions& options) {
   return command;
 }
 
+namespace {
+
+// What a recording's summary says: the lost count is part of every one (a
+// profile with holes must say so), and a signal that ended the workload.
+void report_recording(const sampling::Result& result, const std::string& file) {
+  std::fprintf(stderr, "topdown: wrote %s (%llu bytes, %.2f s); %llu records lost\n", file.c_str(),
+               static_cast<unsigned long long>(result.bytes), result.elapsed_s,
+               static_cast<unsigned long long>(result.lost));
+  if (result.lost > 0) {
+    std::fprintf(stderr,
+                 "topdown: the kernel dropped %llu records because a ring buffer was full: functions are "
+                 "undercounted; sample less often (-F) or fewer CPUs\n",
+                 static_cast<unsigned long long>(result.lost));
+  }
+  if (result.signal) {
+    std::fprintf(stderr, "topdown: the workload was killed by %s; the samples cover it until then\n",
+                 report::signal_name(*result.signal).c_str());
+  }
+}
+
+int record_once(const collect::Target& target, const std::vector<collect::CounterGroup>& groups,
+                const recording::Header& header, const std::string& file, const sampling::Options& options) {
+  const sampling::Result result = sampling::record(target, groups, header, file, options);
+  report_recording(result, file);
+  return result.exit_code;
+}
+
+}  // namespace
+
 int run_record(const RecordOptions& options) {
   const StatOptions& live = options.live;
+  settings::check_repeat_options(live);
   Context context = make_context(live.cpu, "", live.model_file);
   const std::vector<CoreTypePlan> types = core_type_plans(live, context);
   const perf::SampleRate rate = settings::sample_rate(options);
@@ -155,22 +191,21 @@ int run_record(const RecordOptions& options) {
     groups = settings::sampled_groups(types.front().plan, target);
   }
 
-  const sampling::Result result = sampling::record(target, groups, header, options.output, sampling_options);
-  // The lost count is part of every summary: a profile with holes must say so.
-  std::fprintf(stderr, "topdown: wrote %s (%llu bytes, %.2f s); %llu records lost\n", options.output.c_str(),
-               static_cast<unsigned long long>(result.bytes), result.elapsed_s,
-               static_cast<unsigned long long>(result.lost));
-  if (result.lost > 0) {
-    std::fprintf(stderr,
-                 "topdown: the kernel dropped %llu records because a ring buffer was full: functions are "
-                 "undercounted; sample less often (-F) or fewer CPUs\n",
-                 static_cast<unsigned long long>(result.lost));
+  if (live.repeat <= 1) return record_once(target, groups, header, options.output, sampling_options);
+  // -r N: N recordings of one plan, FILE-1 ... FILE-N; the exit status is
+  // the first failing run's, and a run ended by a signal ends the series.
+  std::vector<std::string> files;
+  int status = 0;
+  for (int run = 1; run <= live.repeat; ++run) {
+    files.push_back(suffixed_path(options.output, std::to_string(run)));
+    const sampling::Result result = sampling::record(target, groups, header, files.back(), sampling_options);
+    report_recording(result, files.back());
+    if (status == 0) status = result.exit_code;
+    if (result.signal) break;
   }
-  if (result.signal) {
-    std::fprintf(stderr, "topdown: the workload was killed by %s; the samples cover it until then\n",
-                 report::signal_name(*result.signal).c_str());
-  }
-  return result.exit_code;
+  std::fprintf(stderr, "topdown: %zu recordings: %s (topdown compare takes them joined by commas as one side)\n",
+               files.size(), join(files, ",").c_str());
+  return status;
 }
 
 }  // namespace topdown::cli

@@ -30,6 +30,7 @@ Change change_of(const Measure* a, const Measure* b, double alpha, double min_ch
   change.level = known.level;
   change.unit = known.unit;
   change.area = known.area;
+  change.share = known.share;
   if (a) {
     change.a = a->value;
     change.a_runs = a->runs;
@@ -66,10 +67,43 @@ ScopeChanges changes_of(const Scope& a, const Scope& b, double alpha, double min
   for (const Measure& measure : b.measures) {
     if (in_b.count(measure.name)) scope.changes.push_back(change_of(nullptr, &measure, alpha, min_change));
   }
+  scope.function = a.function.empty() ? b.function : a.function;
+  scope.module = a.module.empty() ? b.module : a.module;
+  if (a.share && b.share) scope.share = change_of(&*a.share, &*b.share, alpha, min_change);
   return scope;
 }
 
+// The function's name without its parameter list ("f(int) const": "f").
+std::string_view without_parameters(std::string_view function) {
+  const size_t open = function.find('(');
+  return open == std::string_view::npos || open == 0 ? function : function.substr(0, open);
+}
+
 }  // namespace
+
+bool Change::moved(double min_change) const {
+  if (!change) return false;
+  return judged() ? significant : std::abs(*change) >= min_change;
+}
+
+bool names_function(const std::string& function, const std::string& wanted) {
+  if (function == wanted) return true;
+  const std::string_view name = without_parameters(function);
+  if (name == wanted) return true;
+  const size_t scope = name.rfind("::");
+  return scope != std::string_view::npos && name.substr(scope + 2) == wanted;
+}
+
+std::vector<const ScopeChanges*> moved_functions(const Comparison& comparison) {
+  std::vector<const ScopeChanges*> moved;
+  for (const ScopeChanges& scope : comparison.scopes) {
+    if (scope.share && scope.share->moved(comparison.min_change)) moved.push_back(&scope);
+  }
+  std::stable_sort(moved.begin(), moved.end(), [](const ScopeChanges* x, const ScopeChanges* y) {
+    return std::abs(*x->share->change) > std::abs(*y->share->change);
+  });
+  return moved;
+}
 
 Comparison compare(SavedReport a, SavedReport b, double alpha, double min_change) {
   if (a.model != b.model) {
@@ -120,14 +154,21 @@ Gate parse_gate(const std::string& text) {
   const auto refuse = [&] {
     return Error(fmt::format(
         "--fail-if '{}': expected NODE>+LIMIT or NODE<-LIMIT (points for tree nodes, percent for Info metrics), "
-        "for example 'Backend_Bound>+2'",
+        "for example 'Backend_Bound>+2', or FUNCTION:NODE>+LIMIT for a function of a profile",
         text));
   };
   const size_t op = text.find_first_of("<>");
   if (op == std::string::npos) throw refuse();
   Gate gate;
   gate.text = text;
-  gate.name = std::string(trim(std::string_view(text).substr(0, op)));
+  // Node names have no ':'; function names may ("ns::f:Backend_Bound").
+  const std::string_view target = trim(std::string_view(text).substr(0, op));
+  const size_t colon = target.rfind(':');
+  gate.name = std::string(colon == std::string_view::npos ? target : trim(target.substr(colon + 1)));
+  if (colon != std::string_view::npos) {
+    gate.function = std::string(trim(target.substr(0, colon)));
+    if (gate.function.empty()) throw refuse();
+  }
   gate.above = text[op] == '>';
   std::string_view limit = trim(std::string_view(text).substr(op + 1));
   if (!limit.empty() && limit[0] == '+') limit.remove_prefix(1);
@@ -143,16 +184,24 @@ std::vector<GateVerdict> check_gates(const Comparison& comparison, const std::ve
   std::vector<GateVerdict> verdicts;
   for (const Gate& gate : gates) {
     GateVerdict verdict{gate, {}, false};
+    bool function_found = gate.function.empty();
     for (const ScopeChanges& scope : comparison.scopes) {
+      if (!gate.function.empty() && !names_function(scope.function, gate.function)) continue;
+      function_found = true;
       for (const Change& change : scope.changes) {
         if (change.name != gate.name) continue;
         verdict.found = true;
         if (!change.change) continue;
         const bool past = gate.above ? *change.change > gate.limit : *change.change < gate.limit;
         // With a single run on a side there is no telling noise from change: the limit and the floor decide.
-        const bool counts = change.judged() ? change.significant : std::abs(*change.change) >= comparison.min_change;
-        if (past && counts) verdict.tripped_in.push_back(scope.scope);
+        if (past && change.moved(comparison.min_change)) verdict.tripped_in.push_back(scope.scope);
       }
+    }
+    if (!function_found) {
+      throw Error(fmt::format(
+          "--fail-if '{}' names the function {}, which the two profiles do not have in common; give its name as "
+          "the reports show it, with or without its parameters and namespaces",
+          gate.text, gate.function));
     }
     if (!verdict.found) {
       throw Error(fmt::format("--fail-if '{}' names {}, which neither report has (`topdown list` names the nodes)",

@@ -21,8 +21,9 @@ struct Measure {
   std::optional<double> value;  // the mean when there were several runs; nullopt: n/a
   int runs = 1;                 // measurements behind the value (stat -r runs, or intervals)
   double stddev = 0;            // of those measurements
+  bool share = false;           // a profiled function's share of the clockticks (a fraction, in points)
 
-  bool is_fraction() const { return level > 0; }
+  bool is_fraction() const { return level > 0 || share; }
 };
 
 // The measures of one scope ("" for a report without units): its whole
@@ -31,6 +32,11 @@ struct Scope {
   std::string name;
   std::vector<Measure> measures;  // in the report's order
   bool from_intervals = false;    // runs count intervals, not runs
+  // A function of a profile (topdown report): its name and module as the
+  // report gives them, and its share of the clockticks.
+  std::string function;
+  std::string module;
+  std::optional<Measure> share;
 };
 
 struct SavedReport {
@@ -46,7 +52,17 @@ struct SavedReport {
 // with intervals only is their mean, each interval a measurement. Throws
 // Error (naming `label`) for text that is not such a report: not JSON, cut
 // off, another tool's JSON, no nodes.
+// A profile's records (`topdown report --json`) are functions: their share
+// is kept beside their nodes; its `locate` records are not scopes and are
+// skipped.
 SavedReport read_report(std::string_view text, const std::string& label);
+
+// Several reports of one side (each a single run: a recording, a stat
+// without -r) as one of repeated runs: each scope's measures (and share)
+// the mean and spread of the reports that have them. Throws Error, naming
+// the file, for reports of different models or levels and for a report of
+// repeated runs or intervals already.
+SavedReport combine_runs(std::vector<SavedReport> runs);
 
 struct Change {
   std::string name;
@@ -64,14 +80,21 @@ struct Change {
   std::optional<double> p_value;  // Welch's, when both sides have 2 runs or more
   // p_value < alpha and the change at least the comparison's min_change.
   bool significant = false;
+  bool share = false;  // a function's share of the clockticks
 
   bool judged() const { return p_value.has_value(); }
-  bool in_points() const { return level > 0; }
+  bool in_points() const { return level > 0 || share; }
+  // Significant where it can be judged; else (a single run on a side) at
+  // least `min_change`, as measured: what gates trip on and what is flagged.
+  bool moved(double min_change) const;
 };
 
 struct ScopeChanges {
   std::string scope;
   std::vector<Change> changes;  // A's order, then what only B has
+  std::string function;         // of a profile's scope, as Scope
+  std::string module;
+  std::optional<Change> share;  // of the clockticks, when both sides are profiles
 };
 
 // The smallest change worth calling significant, in points for tree nodes
@@ -95,10 +118,12 @@ struct Comparison {
 // in common.
 Comparison compare(SavedReport a, SavedReport b, double alpha, double min_change = kDefaultMinChange);
 
-// --fail-if NODE>+LIMIT or NODE<-LIMIT: the change in points (fractions) or
-// percent (the rest) past which the gate trips.
+// --fail-if [FUNCTION:]NODE>+LIMIT or NODE<-LIMIT: the change in points
+// (fractions) or percent (the rest) past which the gate trips; with a
+// FUNCTION, only in the scopes of that function of a profile.
 struct Gate {
   std::string text;  // as given
+  std::string function;
   std::string name;
   bool above = true;  // '>' (trips above the limit) or '<' (below)
   double limit = 0;
@@ -111,10 +136,9 @@ struct GateVerdict {
   std::vector<std::string> tripped_in;  // scopes where it tripped
   bool found = false;                   // the node is in the comparison
 };
-// A gate trips where the node's change is past its limit and significant,
-// or, where significance cannot be judged (a single run on a side), past the
-// limit and at least the comparison's min_change. Throws Error for a gate on
-// a node neither report has.
+// A gate trips where the node's change is past its limit and has moved
+// (Change::moved). Throws Error for a gate on a node, or a function, neither
+// report has.
 std::vector<GateVerdict> check_gates(const Comparison& comparison, const std::vector<Gate>& gates);
 
 // The words and numbers of every rendering (text and the HTML page).
@@ -143,6 +167,15 @@ struct Move {
   const Change* change;
 };
 std::vector<Move> significant_moves(const Comparison& comparison);
+
+// Whether `function` (a report's function name: "ns::parse_row(char const*)")
+// is what a user named `wanted`: the whole name, the name without its
+// parameters, or that without its namespaces and classes ("parse_row").
+bool names_function(const std::string& function, const std::string& wanted);
+
+// The functions whose share of the clockticks moved (Change::moved),
+// biggest move first.
+std::vector<const ScopeChanges*> moved_functions(const Comparison& comparison);
 
 struct TextOptions {
   bool color = false;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "common/printable.h"
@@ -17,6 +18,47 @@ std::string side_text(const SavedReport& report) {
   const std::string what = side.intervals ? "intervals" : "runs";
   return fmt::format("{} ({}, {} {})", printable(report.label), printable(report.model), side.runs,
                      side.runs == 1 ? what.substr(0, what.size() - 1) : what);
+}
+
+bool is_profile(const Comparison& comparison) {
+  return std::any_of(comparison.scopes.begin(), comparison.scopes.end(),
+                     [](const ScopeChanges& scope) { return scope.share.has_value(); });
+}
+
+// "24.1% -> 60.3% of the clockticks, +36.2 pt".
+std::string share_text(const Change& share) {
+  return fmt::format("{} -> {} of the clockticks, {}", value_text(share.a, true), value_text(share.b, true),
+                     change_text(share));
+}
+
+// "fault_pages [app] (24.1% of the clockticks)" for a scope one side has.
+std::string only_text(const SavedReport& side, const std::string& name) {
+  const auto scope =
+      std::find_if(side.scopes.begin(), side.scopes.end(), [&](const Scope& s) { return s.name == name; });
+  if (scope == side.scopes.end() || !scope->share) return printable(name);
+  return fmt::format("{} ({} of the clockticks)", printable(name), value_text(scope->share->value, true));
+}
+
+std::string moved_functions_text(const Comparison& comparison,
+                                 const std::function<std::string(const std::string&, const char*)>& paint) {
+  const std::vector<const ScopeChanges*> moved = moved_functions(comparison);
+  if (moved.empty()) {
+    return fmt::format("\nNo function's share of the clockticks moved ({}).\n",
+                       any_judged(comparison) ? "significantly" : "by " + min_change_text(comparison.min_change));
+  }
+  std::string out =
+      "\n" + paint("Functions whose share of the clockticks moved, biggest first:", report::ansi::kBold) + "\n";
+  size_t width = 0;
+  for (const ScopeChanges* scope : moved) width = std::max(width, printable(scope->scope).size());
+  for (const ScopeChanges* scope : moved) {
+    const Change& share = *scope->share;
+    std::string line = fmt::format("  {:<{}}  {:>6} -> {:>6}  {:>10}  {}", printable(scope->scope), width,
+                                   value_text(share.a, true), value_text(share.b, true), change_text(share),
+                                   share.judged() ? "(" + p_text(*share.p_value) + ")" : "");
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += paint(line, *share.change > 0 ? report::ansi::kRed : report::ansi::kGreen) + "\n";
+  }
+  return out;
 }
 
 }  // namespace
@@ -86,10 +128,12 @@ std::string render_text(const Comparison& comparison, const std::vector<GateVerd
       "topdown compare: A = {} -> B = {}; Welch's t-test at alpha {}, significant from a change of {}\n",
       side_text(comparison.a), side_text(comparison.b), comparison.alpha, min_change_text(comparison.min_change));
   const bool scoped = comparison.scopes.size() > 1 || !comparison.scopes.front().scope.empty();
+  const bool profile = is_profile(comparison);
   if (!any_judged(comparison)) {
-    out +=
-        "\nSignificance cannot be judged: a side has a single run (topdown stat -r N gives several); changes are "
-        "shown as measured.\n";
+    out += profile ? "\nSignificance cannot be judged: a side has a single recording (give several a side, "
+                     "A1.data,A2.data B1.data,B2.data); changes are shown as measured.\n"
+                   : "\nSignificance cannot be judged: a side has a single run (topdown stat -r N gives several); "
+                     "changes are shown as measured.\n";
   } else {
     const std::vector<Move> moves = significant_moves(comparison);
     if (moves.empty()) {
@@ -105,9 +149,11 @@ std::string render_text(const Comparison& comparison, const std::vector<GateVerd
       }
     }
   }
+  if (profile) out += moved_functions_text(comparison, paint);
 
   for (const ScopeChanges& scope : comparison.scopes) {
     if (scoped) out += "\n=== " + printable(scope.scope) + " ===";
+    if (scope.share) out += " " + share_text(*scope.share);
     size_t name_width = std::string_view("Info metric").size();
     for (const Change& change : scope.changes) {
       name_width = std::max(name_width, change.name.size() + 2 * static_cast<size_t>(std::max(change.level - 1, 0)));
@@ -140,8 +186,8 @@ std::string render_text(const Comparison& comparison, const std::vector<GateVerd
     }
   }
   out += "\nChange: B - A in points of the slots for tree nodes, in percent of A for Info metrics.\n";
-  for (const std::string& scope : comparison.only_in_a) out += "only in A: " + printable(scope) + "\n";
-  for (const std::string& scope : comparison.only_in_b) out += "only in B: " + printable(scope) + "\n";
+  for (const std::string& scope : comparison.only_in_a) out += "only in A: " + only_text(comparison.a, scope) + "\n";
+  for (const std::string& scope : comparison.only_in_b) out += "only in B: " + only_text(comparison.b, scope) + "\n";
   for (const GateVerdict& verdict : verdicts) {
     const bool tripped = !verdict.tripped_in.empty();
     std::string where;
@@ -154,16 +200,26 @@ std::string render_text(const Comparison& comparison, const std::vector<GateVerd
   return out;
 }
 
+namespace {
+
+const char* kind_of(const Change& change) { return change.share ? "share" : change.in_points() ? "node" : "info"; }
+
+}  // namespace
+
 std::string render_csv(const Comparison& comparison) {
   std::string out = report::csv_line({"scope", "kind", "name", "level", "parent", "unit", "a", "b", "change",
                                       "change_unit", "a_runs", "b_runs", "p_value", "significant"});
   auto number = [](const std::optional<double>& value) { return value ? fmt::format("{}", *value) : ""; };
   for (const ScopeChanges& scope : comparison.scopes) {
-    for (const Change& change : scope.changes) {
-      out += report::csv_line({scope.scope, change.in_points() ? "node" : "info", change.name,
-                               std::to_string(change.level), change.parent, change.unit, number(change.a),
-                               number(change.b), number(change.change), change.in_points() ? "points" : "percent",
-                               std::to_string(change.a_runs), std::to_string(change.b_runs), number(change.p_value),
+    std::vector<const Change*> rows;
+    if (scope.share) rows.push_back(&*scope.share);
+    for (const Change& change : scope.changes) rows.push_back(&change);
+    for (const Change* row : rows) {
+      const Change& change = *row;
+      out += report::csv_line({scope.scope, kind_of(change), change.name, std::to_string(change.level), change.parent,
+                               change.unit, number(change.a), number(change.b), number(change.change),
+                               change.in_points() ? "points" : "percent", std::to_string(change.a_runs),
+                               std::to_string(change.b_runs), number(change.p_value),
                                change.judged() ? (change.significant ? "1" : "0") : ""});
     }
   }
@@ -176,25 +232,33 @@ std::string render_json(const Comparison& comparison, const std::vector<GateVerd
   auto side = [](const SavedReport& report) {
     return json{{"source", report.label}, {"model", report.model}, {"scopes", report.scopes.size()}};
   };
+  auto change_json = [&](const Change& change) {
+    return json{{"name", change.name},
+                {"kind", kind_of(change)},
+                {"level", change.level},
+                {"parent", change.parent.empty() ? json() : json(change.parent)},
+                {"unit", change.unit},
+                {"a", number(change.a)},
+                {"b", number(change.b)},
+                {"change", number(change.change)},
+                {"change_unit", change.in_points() ? "points" : "percent"},
+                {"a_runs", change.a_runs},
+                {"b_runs", change.b_runs},
+                {"p_value", number(change.p_value)},
+                {"significant", change.judged() ? json(change.significant) : json()}};
+  };
   json scopes = json::array();
   for (const ScopeChanges& scope : comparison.scopes) {
     json changes = json::array();
-    for (const Change& change : scope.changes) {
-      changes.push_back({{"name", change.name},
-                         {"kind", change.in_points() ? "node" : "info"},
-                         {"level", change.level},
-                         {"parent", change.parent.empty() ? json() : json(change.parent)},
-                         {"unit", change.unit},
-                         {"a", number(change.a)},
-                         {"b", number(change.b)},
-                         {"change", number(change.change)},
-                         {"change_unit", change.in_points() ? "points" : "percent"},
-                         {"a_runs", change.a_runs},
-                         {"b_runs", change.b_runs},
-                         {"p_value", number(change.p_value)},
-                         {"significant", change.judged() ? json(change.significant) : json()}});
+    for (const Change& change : scope.changes) changes.push_back(change_json(change));
+    json out = {{"scope", scope.scope}, {"changes", std::move(changes)}};
+    if (scope.share) {
+      out["function"] = scope.function;
+      out["module"] = scope.module;
+      out["share"] = change_json(*scope.share);
+      out["share"]["moved"] = scope.share->moved(comparison.min_change);
     }
-    scopes.push_back({{"scope", scope.scope}, {"changes", std::move(changes)}});
+    scopes.push_back(std::move(out));
   }
   json gates = json::array();
   for (const GateVerdict& verdict : verdicts) {

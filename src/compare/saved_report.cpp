@@ -75,6 +75,9 @@ struct ScopeRecords {
   std::string name;
   std::optional<std::vector<Measure>> whole;
   IntervalSums intervals;
+  std::string function;  // of a profile's record
+  std::string module;
+  std::optional<double> share;
 };
 
 // What compare takes from one record.
@@ -87,6 +90,12 @@ struct Record {
   bool interval = false;  // time is a number: an interval's record
   size_t nodes = 0;       // in Reader::nodes_
   size_t info = 0;        // in Reader::info_
+  // A record without a model or nodes (report's `locate`) is not a scope.
+  bool has_model = false;
+  bool has_nodes = false;
+  std::string function;  // a profile's function (topdown report)
+  std::string module;
+  std::optional<double> share;  // of the clockticks
 };
 
 class Reader {
@@ -113,6 +122,7 @@ class Reader {
                       "import or report, or a perf stat file",
                       label_, line, kFormat));
     }
+    if (!record.has_model && !record.has_nodes) return;
     const auto unnamed = [](const std::vector<Measure>& measures, size_t count) {
       return std::any_of(measures.begin(), measures.begin() + static_cast<long>(count),
                          [](const Measure& m) { return m.name.empty(); });
@@ -154,6 +164,15 @@ class Reader {
         scope.measures = records.intervals.measures();
         scope.from_intervals = true;
       }
+      scope.function = std::move(records.function);
+      scope.module = std::move(records.module);
+      if (records.share) {
+        Measure& share = scope.share.emplace();
+        share.name = "share";
+        share.unit = "fraction";
+        share.value = records.share;
+        share.share = true;
+      }
       for (const Measure& measure : scope.measures)
         report.deepest_level = std::max(report.deepest_level, measure.level);
       report.scopes.push_back(std::move(scope));
@@ -170,6 +189,7 @@ class Reader {
       if (key_ == "format" && json.next_is('"')) {
         json.string(record.format);
       } else if (key_ == "model" && json.next_is('{')) {
+        record.has_model = true;
         json.begin_object();
         while (json.next_key(key_)) {
           if (key_ == "name" && json.next_is('"'))
@@ -186,8 +206,15 @@ class Reader {
       } else if (key_ == "time") {
         record.interval = !json.null();
         if (record.interval) json.skip_value();
+      } else if (key_ == "function" && json.next_is('"')) {
+        json.string(record.function);
+      } else if (key_ == "module" && json.next_is('"')) {
+        json.string(record.module);
+      } else if (key_ == "share" && !json.null()) {
+        record.share = json.number();
       } else if (key_ == "nodes" || key_ == "info") {
         const bool info = key_ == "info";
+        record.has_nodes = record.has_nodes || !info;
         json.begin_array();
         while (json.next_item()) scan_measure(json, info, info ? info_ : nodes_, info ? record.info : record.nodes);
         key_ = info ? "info" : "nodes";  // what a mistake after the list follows
@@ -272,8 +299,9 @@ class Reader {
                               : record.scope.empty()   ? record.core_type
                                                        : record.core_type + " " + record.scope;
     auto [known, inserted] = scope_index_.try_emplace(scope, scopes_.size());
-    if (inserted) scopes_.push_back(ScopeRecords{scope, std::nullopt, {}});
+    if (inserted) scopes_.push_back(ScopeRecords{scope, std::nullopt, {}, record.function, record.module, {}});
     ScopeRecords& records = scopes_[known->second];
+    if (record.share) records.share = record.share;
     // Tree nodes first, whatever the order of the record's keys.
     if (record.interval) {
       records.intervals.add(nodes_, record.nodes, 0);

@@ -38,6 +38,9 @@ tr.significant{font-weight:bold;background:#fff3c4}tr.not-significant td.change{
 tr.unjudged td.significance{color:#8a6d00;font-style:italic}
 tr.tripped{background:#fde2e2;box-shadow:inset 4px 0 #c00}span.gate{color:#b00;font-weight:bold;margin-left:6px}
 svg.level1{max-width:1000px;display:block;margin:4px 0 12px}ol.moves{margin:0;padding-left:24px}
+ol.moved-functions{margin:0;padding-left:24px}p.share{font-weight:bold}p.share[data-moved="true"]{color:#b00}
+svg.diff-flame{max-width:1200px;display:block}svg.diff-flame rect{stroke:#fff;stroke-width:0.5}
+svg.diff-flame g.new rect{stroke:#333;stroke-dasharray:3 2}ul.gone{font-size:13px}
 )";
 
 // The scope selector's script.
@@ -101,12 +104,36 @@ std::string header(const Comparison& comparison, const std::vector<GateVerdict>&
   return out + "</dl></header>";
 }
 
+// "60.0% -> 20.0% of the clockticks, -40.0 pt (p 0.003)".
+std::string share_words(const Change& share) {
+  return fmt::format("{} &rarr; {} of the clockticks, {}{}", escape(compare::value_text(share.a, true)),
+                     escape(compare::value_text(share.b, true)), escape(compare::change_text(share)),
+                     share.p_value ? " (" + escape(compare::p_text(*share.p_value)) + ")" : "");
+}
+
+// A comparison of profiles: the functions whose share of the clockticks moved.
+std::string moved_functions_list(const Comparison& comparison) {
+  const bool profiles = std::any_of(comparison.scopes.begin(), comparison.scopes.end(),
+                                    [](const ScopeChanges& scope) { return scope.share.has_value(); });
+  if (!profiles) return "";
+  const std::vector<const ScopeChanges*> moved = compare::moved_functions(comparison);
+  std::string out = "<h2>Functions whose share of the clockticks moved</h2>";
+  if (moved.empty()) return out + "<p>None moved.</p>";
+  out += "<ol class=\"moved-functions\">";
+  for (size_t i = 0; i < moved.size() && i < kMaxListed; ++i) {
+    out += fmt::format(R"(<li data-scope="{}" data-change="{:.4f}">{}: <b>{}</b></li>)", escape(moved[i]->scope),
+                       *moved[i]->share->change, escape(moved[i]->scope), share_words(*moved[i]->share));
+  }
+  return out + "</ol>";
+}
+
 std::string summary(const Comparison& comparison) {
-  std::string out = "<section id=\"summary\"><h2>Significant changes</h2>";
+  std::string out = "<section id=\"summary\">" + moved_functions_list(comparison) + "<h2>Significant changes</h2>";
   if (!compare::any_judged(comparison)) {
     return out +
-           "<p class=\"note\">Significance cannot be judged: a side has a single run (topdown stat -r N gives "
-           "several); changes are shown as measured.</p></section>";
+           "<p class=\"note\">Significance cannot be judged: a side has a single run or recording (topdown stat -r N "
+           "gives several runs; compare A1,A2 B1,B2 takes several recordings); changes are shown as measured.</p>"
+           "</section>";
   }
   const std::vector<compare::Move> moves = compare::significant_moves(comparison);
   if (moves.empty()) {
@@ -230,6 +257,10 @@ std::string scopes_section(const Comparison& comparison, const std::vector<GateV
     out += fmt::format(R"(<div class="scope" data-index="{}" data-scope="{}"{}>)", i, escape(scope.scope),
                        i > 0 ? " hidden" : "");
     if (!scope.scope.empty()) out += "<h3>" + escape(scope.scope) + "</h3>";
+    if (scope.share) {
+      out += fmt::format(R"(<p class="share" data-moved="{}">{}</p>)", scope.share->moved(comparison.min_change),
+                         share_words(*scope.share));
+    }
     out += level1_bars_svg(scope) + changes_table(scope, true, comparison, verdicts) +
            changes_table(scope, false, comparison, verdicts) + "</div>";
   }
@@ -238,10 +269,12 @@ std::string scopes_section(const Comparison& comparison, const std::vector<GateV
 
 }  // namespace
 
-std::string comparison_page(const Comparison& comparison, const std::vector<GateVerdict>& verdicts) {
+std::string comparison_page(const Comparison& comparison, const std::vector<GateVerdict>& verdicts,
+                            const FlameDiff* flame) {
   std::string out =
       page_start(fmt::format("topdown compare: {} -> {}", comparison.a.label, comparison.b.label), kStyle);
   out += header(comparison, verdicts) + summary(comparison) + scopes_section(comparison, verdicts);
+  if (flame) out += diff_flame_section(*flame);
   return out + "<script>" + std::string(kScript) + "</script></body></html>\n";
 }
 

@@ -81,6 +81,23 @@ std::string elide_middle(std::string_view text, size_t most);
 std::string functions_table(const std::vector<report::Report>& reports, const std::vector<const model::Node*>& tree,
                             std::string_view id_prefix);
 
+// Where each frame of a flame graph is drawn, as fractions of the root's width.
+struct FlameSpan {
+  double x = 0;
+  double width = 0;
+};
+std::vector<FlameSpan> flame_layout(const profile::FlameGraph& flame);
+constexpr double kFlameWidth = 1200;  // the SVG's user units
+constexpr double kFlameFrameHeight = 17;
+// A frame's label `width` units wide: the name when it fits, else cut as the
+// functions table cuts it when enough of it shows to be told apart, else
+// nothing.
+std::string flame_label(const std::string& name, double width);
+// The level-1 tree node of `evaluation` with the largest value; null when none has one.
+const eval::NodeResult* largest_level1(const eval::Evaluation& evaluation);
+// A node's name as a class name: model names are identifiers already.
+std::string class_name(std::string_view name);
+
 // The flame graph of a profile: each frame a <g class="frame dominant-NODE"
 // data-frame=INDEX data-name=NAME> as wide as its share of the clockticks,
 // coloured by its largest level-1 node (opaque as that node's share), the

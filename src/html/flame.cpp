@@ -9,17 +9,14 @@
 namespace topdown::html {
 namespace {
 
-constexpr double kWidth = 1200;
-constexpr double kFrameHeight = 17;
+constexpr double kWidth = kFlameWidth;
+constexpr double kFrameHeight = kFlameFrameHeight;
 constexpr double kCharWidth = 6.6;  // of the 11px label font, on average
+using Span = FlameSpan;
 
-// Where each frame is drawn, as fractions of the root's width.
-struct Span {
-  double x = 0;
-  double width = 0;
-};
+}  // namespace
 
-std::vector<Span> layout(const profile::FlameGraph& flame) {
+std::vector<FlameSpan> flame_layout(const profile::FlameGraph& flame) {
   std::vector<Span> spans(flame.frames.size());
   const double root = flame.frames.front().result.function.clock;
   spans[0] = {0, root > 0 ? 1.0 : 0.0};
@@ -34,7 +31,7 @@ std::vector<Span> layout(const profile::FlameGraph& flame) {
   return spans;
 }
 
-const eval::NodeResult* dominant_level1(const eval::Evaluation& evaluation) {
+const eval::NodeResult* largest_level1(const eval::Evaluation& evaluation) {
   const eval::NodeResult* largest = nullptr;
   for (const auto& node : evaluation.nodes) {
     if (node.node->is_info || node.node->level != 1 || !node.value) continue;
@@ -43,12 +40,13 @@ const eval::NodeResult* dominant_level1(const eval::Evaluation& evaluation) {
   return largest;
 }
 
-// A node's name as a class name: model names are identifiers already.
 std::string class_name(std::string_view name) {
   std::string out;
   for (char c : name) out += std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ? c : '_';
   return out;
 }
+
+namespace {
 
 // The frame's tree in short: its share, level 1 and the bottleneck's path.
 std::string tooltip(const profile::FlameFrame& frame, const std::string& clock_event) {
@@ -70,10 +68,11 @@ std::string tooltip(const profile::FlameFrame& frame, const std::string& clock_e
   return text;
 }
 
-// The name when it fits, else cut as the functions table cuts it when
-// enough of it shows to be told apart, else nothing.
 constexpr size_t kLeastCut = 8;
-std::string label(const std::string& name, double width) {
+
+}  // namespace
+
+std::string flame_label(const std::string& name, double width) {
   const auto room = static_cast<size_t>(std::max(0.0, (width - 6) / kCharWidth));
   const auto characters = static_cast<size_t>(
       std::count_if(name.begin(), name.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
@@ -81,10 +80,12 @@ std::string label(const std::string& name, double width) {
   return room >= kLeastCut ? elide_middle(name, room) : "";
 }
 
+namespace {
+
 std::string frame_svg(const profile::FlameGraph& flame, size_t f, const Span& span, uint32_t depth_max,
                       const std::string& clock_event) {
   const profile::FlameFrame& frame = flame.frames[f];
-  const eval::NodeResult* dominant = dominant_level1(frame.result.evaluation);
+  const eval::NodeResult* dominant = largest_level1(frame.result.evaluation);
   const double x = span.x * kWidth;
   const double width = span.width * kWidth;
   const double y = static_cast<double>(depth_max - frame.depth) * kFrameHeight;
@@ -96,7 +97,7 @@ std::string frame_svg(const profile::FlameGraph& flame, size_t f, const Span& sp
                   dominant ? class_name(dominant->node->name) : "none", name == profile::kOtherFrame ? " other" : "", f,
                   escape(name), escape(tooltip(frame, clock_event)), x, y, width, kFrameHeight - 1, opacity);
   return out + fmt::format(R"(<text x="{:.1f}" y="{:.1f}">{}</text></g>)", x + 3, y + kFrameHeight - 5,
-                           escape(label(name, width)));
+                           escape(flame_label(name, width)));
 }
 
 }  // namespace
@@ -137,7 +138,7 @@ std::string flame_section(const profile::FlameGraph& flame, const std::vector<co
   }
   out += legend + "<span>[other]: frames merged, grey</span></p><style>" + style + "</style>";
 
-  const std::vector<Span> spans = layout(flame);
+  const std::vector<Span> spans = flame_layout(flame);
   uint32_t depth_max = 0;
   for (const auto& frame : flame.frames) depth_max = std::max(depth_max, frame.depth);
   std::string frames;
@@ -150,7 +151,7 @@ std::string flame_section(const profile::FlameGraph& flame, const std::vector<co
 }
 
 nlohmann::json flame_data(const profile::FlameGraph& flame, const std::vector<const model::Node*>& tree) {
-  const std::vector<Span> spans = layout(flame);
+  const std::vector<Span> spans = flame_layout(flame);
   nlohmann::json frames = nlohmann::json::array();
   for (size_t f = 0; f < flame.frames.size(); ++f) {
     const profile::FlameFrame& frame = flame.frames[f];

@@ -646,6 +646,20 @@ class Reader {
 
 }  // namespace
 
+bool looks_like_perf_script(std::string_view text) {
+  size_t begin = 0;
+  while (begin < text.size()) {
+    size_t end = text.find('\n', begin);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = trim(text.substr(begin, end - begin));
+    begin = end + 1;
+    if (line.empty() || line.front() == '#') continue;
+    const std::vector<std::string_view> words = split_words(line);
+    return std::any_of(words.begin(), words.end(), [](std::string_view word) { return time_ns(word).has_value(); });
+  }
+  return false;
+}
+
 Recording read_perf_script(const std::string& path, const model::Model& model, const events::Resolver& resolver) {
   return read_perf_script(path, {ScriptModel{model, resolver}});
 }

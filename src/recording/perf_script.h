@@ -5,6 +5,7 @@
 // as `import` analyses counts. The fields and layouts it reads are in
 // README.md ("Profiling perf's samples").
 #include <string>
+#include <string_view>
 
 #include "events/event.h"
 #include "model/model.h"
@@ -15,6 +16,11 @@ namespace topdown::recording {
 // The `perf script -F` field list the README asks for: everything the reader
 // uses. perf's default layout works too (without source lines).
 inline constexpr const char* kPerfScriptFields = "comm,tid,pid,time,period,event,ip,sym,dso,srcline";
+
+// Whether `text` (a file's start) is perf script output: its first line
+// that is not a # comment holds perf's time field ("11250.862340:"), which
+// perf stat's outputs never do.
+bool looks_like_perf_script(std::string_view text);
 
 // Reads `path`: each line one group member of one sample (its period is what
 // the member counted since the previous sample of its stream), the leader's

@@ -454,12 +454,13 @@ TEST(FailuresCli, CompareRefusesReportsItCannotCompare) {
   EXPECT_EQ(gate.exit_code, 125);
   expect_one_line(gate,
                   "--fail-if 'Backend_Bound=2': expected NODE>+LIMIT or NODE<-LIMIT (points for tree nodes, percent "
-                  "for Info metrics), for example 'Backend_Bound>+2'");
+                  "for Info metrics), for example 'Backend_Bound>+2', or FUNCTION:NODE>+LIMIT for a function of a "
+                  "profile");
 
   auto missing = run_command(kTopdown + " compare " + level1 + " " + (tree.root() / "nope.json").string());
   EXPECT_EQ(missing.exit_code, 125);
   expect_one_line(missing, "cannot read " + (tree.root() / "nope.json").string() +
-                               ": give a saved --json report or a perf stat file");
+                               ": give a saved --json report, a perf stat file or a recording");
 }
 
 }  // namespace

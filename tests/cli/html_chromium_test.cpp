@@ -687,6 +687,107 @@ TEST(HtmlChromium, CompareOfRepeatedRuns) {
   EXPECT_NE(dom.find("<td class=\"name\" style=\"padding-left:8px\">" + shown + "</td>"), std::string::npos);
 }
 
+// The frames of a Skylake perf script with call stacks: leaf through
+// outer_b (600M cycles), outer_a (150M) and `third` (100M), all from main;
+// outer_a with its uops mostly not delivered (Frontend Bound) when
+// `frontend_bound`.
+std::string stacks_script(TempTree& tree, const std::string& name, bool frontend_bound, const std::string& third) {
+  const std::vector<std::string> group = skylake_group();
+  struct Stack {
+    std::string function;
+    std::vector<std::string> callers;
+    uint64_t cycles;
+  };
+  const std::vector<Stack> stacks = {
+      {"leaf", {"outer_b", "main"}, 600'000'000}, {"outer_a", {"main"}, 150'000'000}, {third, {"main"}, 100'000'000}};
+  std::vector<SyntheticFunction> functions;
+  for (const Stack& stack : stacks) {
+    SyntheticFunction function;
+    function.name = stack.function;
+    function.callers = stack.callers;
+    function.totals = intel_totals(group, stack.cycles);
+    if (frontend_bound && stack.function == "outer_a") {
+      function.totals["IDQ_UOPS_NOT_DELIVERED.CORE"] = stack.cycles * 24 / 10;
+    }
+    functions.push_back(std::move(function));
+  }
+  return tree.write(name, synthetic_perf_script(group, functions)).string();
+}
+
+// The value of attribute `name` in `element` ("" when absent).
+std::string attribute(const std::string& element, const std::string& name) {
+  const auto at = element.find(" " + name + "=\"");
+  if (at == std::string::npos) return "";
+  const auto start = at + name.size() + 3;
+  return element.substr(start, element.find('"', start) - start);
+}
+
+// `topdown compare --html` of two recordings (perf script of Skylake's
+// level 2): B's call stacks, outer_a no longer Frontend Bound (its largest
+// level-1 node, Backend Bound, grew: red), leaf unchanged (grey), `fresh`
+// new in B (marked) and `stale` gone from A (listed); the colour follows
+// the node chosen (Frontend Bound shrank in outer_a: blue).
+TEST(HtmlChromium, CompareOfRecordingsDrawsADifferentialFlameGraph) {
+  SKIP_WITHOUT_CHROMIUM();
+  TempTree tree;
+  const std::string a = stacks_script(tree, "a.txt", true, "stale");
+  const std::string b = stacks_script(tree, "b.txt", false, "fresh");
+  const std::string page = (tree.root() / "compare.html").string();
+  const std::string options = " compare --cpu skl --smt off -l 2 ";
+  const CommandResult json = run_command(kTopdown + options + "--json " + a + " " + b);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const CommandResult html = run_command(kTopdown + options + "-o /dev/null --html " + page + " " + a + " " + b);
+  ASSERT_EQ(html.exit_code, 0) << html.err;
+  keep_page(page, "skl-compare-flame.html");
+  const nlohmann::json comparison = nlohmann::json::parse(json.err);
+  double backend_change = 0;
+  double frontend_change = 0;
+  for (const auto& scope : comparison["scopes"]) {
+    if (scope["function"] != "outer_a") continue;
+    for (const auto& change : scope["changes"]) {
+      if (change["name"] == "Backend_Bound") backend_change = change["change"].get<double>();
+      if (change["name"] == "Frontend_Bound") frontend_change = change["change"].get<double>();
+    }
+  }
+  ASSERT_GT(backend_change, 20) << "outer_a's Backend_Bound should take what Frontend_Bound gave up";
+  ASSERT_LT(frontend_change, -20);
+
+  const Rendered rendered = render(page);
+  EXPECT_TRUE(rendered.console.empty()) << rendered.console.front();
+  const std::string& dom = rendered.dom;
+  const auto section = dom.find("<section id=\"diff-flame\">");
+  ASSERT_NE(section, std::string::npos) << "no differential flame graph";
+  const std::string flame = dom.substr(section, dom.find("</section>", section) - section);
+  // root, main, outer_b, leaf, outer_a, fresh: B's frames.
+  EXPECT_EQ(count_of_text(flame, "<g class=\"frame"), 6U);
+  const std::string outer_a = frame_of(flame, "outer_a");
+  EXPECT_EQ(attribute(outer_a, "data-node"), "Backend_Bound") << outer_a;
+  EXPECT_EQ(attribute(outer_a, "data-change"), fmt::format("{:.1f}", backend_change));
+  EXPECT_NE(outer_a.find("fill=\"rgb(214,39,40)\""), std::string::npos) << "full red past 20 points: " << outer_a;
+  EXPECT_NE(outer_a.find(fmt::format("Frontend_Bound 60.0% -&gt; {:.1f}%", 60 + frontend_change)), std::string::npos)
+      << "the hover's tree: " << outer_a;
+  const std::string leaf = frame_of(flame, "leaf");
+  EXPECT_EQ(attribute(leaf, "data-change"), "0.0");
+  EXPECT_NE(leaf.find("fill=\"rgb(232,232,232)\""), std::string::npos) << leaf;
+  EXPECT_NE(frame_of(flame, "main").find(fmt::format("width=\"{:.1f}\"", 1200.0)), std::string::npos);
+  EXPECT_EQ(attribute(frame_of(flame, "fresh"), "class"), "frame new");
+  EXPECT_NE(flame.find("<li data-name=\"stale\">"), std::string::npos) << "stale is gone from A";
+  EXPECT_EQ(flame.find("NaN"), std::string::npos);
+
+  // Colour by Frontend_Bound: outer_a turns blue.
+  std::string acted = slurp(page);
+  acted.insert(acted.rfind("</body>"),
+               "<script>addEventListener('load',function(){var s=document.getElementById('diff-flame-colour');"
+               "s.value=Array.from(s.options).find(function(o){return o.text.endsWith('Frontend_Bound share');})"
+               ".value;s.dispatchEvent(new Event('change'));});</script>");
+  const Rendered recoloured = render(tree.write("acted.html", acted));
+  EXPECT_TRUE(recoloured.console.empty()) << recoloured.console.front();
+  const std::string blue = frame_of(recoloured.dom, "outer_a");
+  EXPECT_EQ(attribute(blue, "data-node"), "Frontend_Bound") << blue;
+  EXPECT_EQ(attribute(blue, "data-change"), fmt::format("{:.1f}", frontend_change));
+  EXPECT_NE(blue.find("fill=\"rgb(31,119,180)\""), std::string::npos) << blue;
+}
+
 }  // namespace
 }  // namespace topdown::testing
 

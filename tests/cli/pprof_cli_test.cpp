@@ -161,6 +161,53 @@ TEST_F(PprofCli, ANodesSampleIndexRanksFunctionsByTheSlotsTheyLoseThere) {
   EXPECT_NEAR(by_faulting[1].flat_percent, 100 * big_slots / (faulty_slots + big_slots), 0.05);
 }
 
+// Two exports of recordings made with the same options (the sampling test
+// model's perf script) have the same sample types and units, so pprof
+// subtracts A from B: `faulty` took 4 ms more of the clock in B, `big` 4 ms
+// less, and Faulting's slots moved with them.
+TEST_F(PprofCli, TwoExportsOfOneRecordingSetupDiffInGoPprof) {
+  TempTree tree;
+  const std::string model = " --model " + std::string(TOPDOWN_SOURCE_DIR) + "/tests/data/software_sampling.model";
+  const auto script = [&](const std::string& name, uint64_t big_clock, uint64_t faulty_clock) {
+    return tree
+        .write(name, synthetic_perf_script(
+                         {"cpu-clock", "page-faults"},
+                         {{"big", "/usr/bin/app", "", {{"cpu-clock", big_clock}, {"page-faults", 100}}},
+                          {"faulty", "/usr/bin/app", "", {{"cpu-clock", faulty_clock}, {"page-faults", 1000}}}}))
+        .string();
+  };
+  const std::string base = (tree.root() / "a.pb.gz").string();
+  for (const auto& [file, out] : {std::pair{script("a.txt", 8'000'000, 2'000'000), base},
+                                  std::pair{script("b.txt", 4'000'000, 6'000'000), profile_}}) {
+    const auto reported = run_command(kTopdown + " report" + model + " --pprof " + out + " " + file);
+    ASSERT_EQ(reported.exit_code, 0) << reported.err;
+  }
+  const std::string types = "samples/count clockticks/nanoseconds[dflt] Faulting/nanoseconds Computing/nanoseconds";
+  EXPECT_NE(pprof("-raw").find(types), std::string::npos) << pprof("-raw");
+  const auto diff = run_command("GOTOOLCHAIN=local go tool pprof -top -diff_base " + base + " " + profile_);
+  ASSERT_EQ(diff.exit_code, 0) << diff.err;
+  const std::vector<TopRow> rows = top_rows(diff.out);
+  const TopRow* faulty = row_of(rows, "faulty");
+  const TopRow* big = row_of(rows, "big");
+  ASSERT_TRUE(faulty && big) << diff.out;
+  // B - A: faulty 4 ms more of the clock, big 4 ms less (pprof gives the
+  // share of the base's 10 ms without its sign: 40%).
+  const auto line_of = [&](const std::string& function) {
+    const size_t end = diff.out.find(" " + function + "\n");
+    return diff.out.substr(diff.out.rfind('\n', end) + 1, end - diff.out.rfind('\n', end));
+  };
+  EXPECT_TRUE(line_of("faulty").starts_with("       4ms 40.00%")) << diff.out;
+  EXPECT_TRUE(line_of("big").starts_with("      -4ms 40.00%")) << diff.out;
+  EXPECT_NEAR(faulty->flat_percent, 40, 0.01);
+  EXPECT_NEAR(big->flat_percent, 40, 0.01);
+  // Faulting's slots: faulty lost half its clock to faults in A (1 ms of
+  // 2) and 1/6 in B (1 ms of 6): no change; big 100 us in both.
+  const auto faulting =
+      run_command("GOTOOLCHAIN=local go tool pprof -top -sample_index=Faulting -diff_base " + base + " " + profile_);
+  ASSERT_EQ(faulting.exit_code, 0) << faulting.err;
+  for (const TopRow& row : top_rows(faulting.out)) EXPECT_NEAR(row.flat_percent, 0, 0.01) << faulting.out;
+}
+
 TEST_F(PprofCli, ACallStackRecordingShowsTheCallersOfLeaf) {
   record_and_export("-g", kWorkload + " 4");
   const auto rows = top_rows(pprof("-top -cum"));

@@ -52,7 +52,7 @@ TEST(Demo, ChecksumsAreRepeatableAndDependOnTheWork) {
 TEST(Demo, ListsTheKernels) {
   const DemoRun run = run_demo("list");
   EXPECT_EQ(run.exit_code, 0);
-  for (const char* kernel : {"pointer-chase ", "branchy ", "alu ", "faults-and-compute "}) {
+  for (const char* kernel : {"pointer-chase ", "branchy ", "alu ", "faults-and-compute ", "mostly-faults "}) {
     EXPECT_NE(run.output.find(kernel), std::string::npos) << run.output;
   }
 }
