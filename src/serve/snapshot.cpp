@@ -4,6 +4,8 @@
 #include <exception>
 #include <stdexcept>
 
+#include "serve/cgroup_labels.h"
+
 namespace topdown::serve {
 namespace {
 
@@ -122,8 +124,12 @@ void SnapshotBuilder::add_units(const CoreTypePart& part, const std::vector<coun
 void SnapshotBuilder::evaluate_cgroups(const CoreTypePart& part, const std::vector<counts::Place>& places,
                                        std::vector<ScopeResult>& scopes) {
   for (const aggregate::CgroupPlaces& cgroup : aggregate::split_by_cgroup(places)) {
-    const Labels labels{{"cgroup", cgroup.cgroup}};
-    scopes.push_back(scope_result(part, {{"scope", "cgroup"}, {"cgroup", cgroup.cgroup}}, cgroup.cgroup, cgroup.whole));
+    Labels labels{{"cgroup", cgroup.cgroup}};
+    const Labels what = cgroup_labels(cgroup.cgroup);
+    labels.insert(labels.end(), what.begin(), what.end());
+    Labels whole{{"scope", "cgroup"}};
+    whole.insert(whole.end(), labels.begin(), labels.end());
+    scopes.push_back(scope_result(part, std::move(whole), cgroup.cgroup, cgroup.whole));
     add_units(part, cgroup.places, labels, cgroup.cgroup + " ", scopes);
   }
 }
