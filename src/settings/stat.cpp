@@ -109,10 +109,14 @@ collect::Target stat_target(const StatOptions& options, const std::filesystem::p
   target.command = options.command;
   target.pids.assign(options.pids.begin(), options.pids.end());
   // perf counts a cgroup per CPU: without -C, on every CPU.
-  if (options.system_wide || !options.cpu_list.empty() || !options.cgroups.empty()) {
+  const bool cgroups = !options.cgroups.empty() || !options.cgroups_under.empty();
+  if (options.system_wide || !options.cpu_list.empty() || cgroups) {
     target.cpus = collect::select_cpus(options.cpu_list, cpu_dir);
   }
   if (!options.cgroups.empty()) target.cgroups = collect::find_cgroups(options.cgroups);
+  if (!options.cgroups_under.empty()) {
+    target.cgroup_tree = collect::find_cgroup_tree(options.cgroups_under, options.cgroup_depth);
+  }
   return target;
 }
 
