@@ -1,15 +1,18 @@
-// topdown serve against clients that hold connections: 1,000 idle
-// connections (connected, sending nothing) and 100 slow-loris clients (a
-// byte of their request's head a second; over TLS, of their handshake)
-// held open throughout, reconnecting when serve cuts them, while 500
-// scrapes of /metrics are timed. Without and with TLS. Prints the scrape
-// latencies, how many connections the clients held, and serve's memory,
-// threads and descriptors; exit status 1 when a scrape fails or the p99 is
-// over 20 ms. The clients come from ten loopback addresses (127.0.1.1-10,
-// 100 idle each) and one more (127.0.2.1, the slow ones), as from eleven
-// hosts, each under serve's cap per client address; the scrapes from
-// 127.0.0.1. The bench raises its own descriptor limit to the hard one
-// (it needs about 1,100; `ulimit -n` must allow that).
+// topdown serve against clients that hold connections, reconnecting when
+// serve cuts them, while scrapes of /metrics are timed. Two scenes:
+// - many hosts: 1,000 idle connections (connected, sending nothing) from ten
+//   loopback addresses (127.0.1.1-10, 100 each) and 100 slow-loris clients
+//   (a byte of their request's head a second; over TLS, of their handshake)
+//   from 127.0.2.1, each host under serve's cap per client address; 500
+//   scrapes from 127.0.0.1. Without and with TLS.
+// - one shared address (NAT, a node-local proxy): 300 idle connections and
+//   30 slow-loris clients from the scraper's own 127.0.0.1, over the cap of
+//   128 per address; 300 scrapes, which serve must answer by closing idle
+//   connections rather than the scraper's.
+// Prints the scrape latencies, how many connections the clients held, and
+// serve's memory, threads and descriptors; exit status 1 when a scrape
+// fails or the p99 is over 20 ms. The bench raises its own descriptor limit
+// to the hard one (it needs about 1,200; `ulimit -n` must allow that).
 #include <poll.h>
 #include <sys/resource.h>
 
@@ -26,16 +29,22 @@ using namespace topdown::testing;
 
 namespace {
 
-constexpr int kIdle = 1000;
-constexpr int kSlow = 100;
-constexpr int kScrapes = 500;
+struct Scene {
+  const char* name;
+  int idle;
+  int slow;
+  bool shared_address;  // the clients come from the scraper's own address
+  int scrapes;
+};
+constexpr Scene kManyHosts{"many hosts", 1000, 100, false, 500};
+constexpr Scene kSharedAddress{"one address shared with the scraper", 300, 30, true, 300};
 
 // Connections that the clients keep open, reconnecting each second those
 // that serve has closed; the slow ones send one more byte each second.
 class HeldConnections {
  public:
-  HeldConnections(int port, bool tls) : port_(port), tls_(tls) {
-    for (int i = 0; i < kIdle + kSlow; ++i) slots_.emplace_back();
+  HeldConnections(int port, bool tls, const Scene& scene) : port_(port), tls_(tls), scene_(scene) {
+    for (int i = 0; i < scene_.idle + scene_.slow; ++i) slots_.emplace_back();
     thread_ = std::thread([this] { hold(); });
   }
   HeldConnections(const HeldConnections&) = delete;
@@ -48,8 +57,9 @@ class HeldConnections {
   size_t reconnects() const { return reconnects_; }
 
  private:
-  static std::string source(int slot) {
-    return slot < kIdle ? "127.0.1." + std::to_string(1 + slot / 100) : "127.0.2.1";
+  std::string source(int slot) const {
+    if (scene_.shared_address) return "127.0.0.1";
+    return slot < scene_.idle ? "127.0.1." + std::to_string(1 + slot / 100) : "127.0.2.1";
   }
   // What a slow client sends first: the request line, or over TLS the
   // header of a 512-byte handshake record that it then never completes.
@@ -58,10 +68,10 @@ class HeldConnections {
   }
   void connect(int slot) {
     slots_[slot].emplace(port_, source(slot));
-    if (slot >= kIdle) slots_[slot]->send(opening());
+    if (slot >= scene_.idle) slots_[slot]->send(opening());
   }
   void hold() {
-    for (int slot = 0; slot < kIdle + kSlow; ++slot) connect(slot);
+    for (int slot = 0; slot < scene_.idle + scene_.slow; ++slot) connect(slot);
     auto tick = std::chrono::steady_clock::now();
     while (!done_) {
       std::vector<pollfd> watched;
@@ -79,11 +89,11 @@ class HeldConnections {
       held_ = open;
       if (std::chrono::steady_clock::now() < tick) continue;
       tick += std::chrono::seconds(1);
-      for (int slot = 0; slot < kIdle + kSlow; ++slot) {
+      for (int slot = 0; slot < scene_.idle + scene_.slow; ++slot) {
         if (!slots_[slot] || !slots_[slot]->valid()) {
           connect(slot);
           ++reconnects_;
-        } else if (slot >= kIdle) {
+        } else if (slot >= scene_.idle) {
           slots_[slot]->send(tls_ ? std::string(1, '\x01') : std::string("X"));
         }
       }
@@ -92,6 +102,7 @@ class HeldConnections {
 
   const int port_;
   const bool tls_;
+  const Scene scene_;
   std::vector<std::optional<LoopbackConnection>> slots_;
   std::atomic<bool> done_{false};
   std::atomic<size_t> held_{0};
@@ -110,7 +121,7 @@ Usage usage_of(pid_t pid) {
 }
 
 // One run; false when a check fails.
-bool run(bool tls, const std::string& pki_dir) {
+bool run(bool tls, const Scene& scene, const std::string& pki_dir) {
   const int port = free_port();
   std::vector<std::string> argv = {TOPDOWN_BIN, "serve", "-I", "1000", "--listen", "127.0.0.1:" + std::to_string(port)};
   if (!topdown::collect::pmu_available()) {
@@ -143,14 +154,14 @@ bool run(bool tls, const std::string& pki_dir) {
   const Usage before = usage_of(serve.pid());
   Usage peak = before;
   LoadResult result;
-  size_t held_least = kIdle + kSlow;
+  size_t held_least = scene.idle + scene.slow;
   size_t held_sum = 0;
   size_t reconnects = 0;
   {
-    HeldConnections held(port, tls);
+    HeldConnections held(port, tls, scene);
     std::this_thread::sleep_for(std::chrono::seconds(2));  // all connected
     const auto client = scraper();
-    for (int scrape = 0; scrape < kScrapes; ++scrape) {
+    for (int scrape = 0; scrape < scene.scrapes; ++scrape) {
       const auto start = std::chrono::steady_clock::now();
       const HttpResponse answer = client->get("/metrics");
       if (answer.status == 200) {
@@ -169,10 +180,10 @@ bool run(bool tls, const std::string& pki_dir) {
   std::this_thread::sleep_for(std::chrono::seconds(1));
   const Usage after = usage_of(serve.pid());
   std::printf(
-      "%s: %zu of %d scrapes succeeded beside %d idle and %d slow-loris clients (%zu connections held on "
+      "%s, %s: %zu of %d scrapes succeeded beside %d idle and %d slow-loris clients (%zu connections held on "
       "average, at least %zu; %zu reconnects after serve cut them)\n",
-      tls ? "TLS" : "plain HTTP", result.latencies_s.size(), kScrapes, kIdle, kSlow, held_sum / kScrapes, held_least,
-      reconnects);
+      scene.name, tls ? "TLS" : "plain HTTP", result.latencies_s.size(), scene.scrapes, scene.idle, scene.slow,
+      held_sum / static_cast<size_t>(scene.scrapes), held_least, reconnects);
   std::printf("  scrape latency p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", result.percentile_s(0.5) * 1e3,
               result.p99_s() * 1e3, result.percentile_s(1.0) * 1e3);
   std::printf("  serve VmRSS %ld -> peak %ld -> %ld kB; threads %ld -> peak %ld; descriptors %ld -> peak %ld -> %ld\n",
@@ -189,12 +200,14 @@ int main() {
   ::getrlimit(RLIMIT_NOFILE, &limit);
   limit.rlim_cur = limit.rlim_max;
   ::setrlimit(RLIMIT_NOFILE, &limit);
-  if (limit.rlim_cur < kIdle + kSlow + 100) {
-    std::printf("needs %d descriptors; the hard limit is %ld: raise it (ulimit -Hn)\n", kIdle + kSlow + 100,
+  const int needed = kManyHosts.idle + kManyHosts.slow + 100;
+  if (limit.rlim_cur < static_cast<rlim_t>(needed)) {
+    std::printf("needs %d descriptors; the hard limit is %ld: raise it (ulimit -Hn)\n", needed,
                 static_cast<long>(limit.rlim_max));
     return 1;
   }
-  const bool plain = run(false, "");
-  const bool tls = run(true, "/tmp/serve_slow_clients_bench-pki");
-  return plain && tls ? 0 : 1;
+  const bool plain = run(false, kManyHosts, "");
+  const bool tls = run(true, kManyHosts, "/tmp/serve_slow_clients_bench-pki");
+  const bool shared = run(false, kSharedAddress, "");
+  return plain && tls && shared ? 0 : 1;
 }

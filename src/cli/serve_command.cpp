@@ -41,6 +41,10 @@ std::string description(const std::vector<serve::CoreTypePart>& parts, const col
     for (const collect::Cgroup& cgroup : target.cgroups) names.push_back(cgroup.name);
     what = fmt::format("cgroups {} on {}", fmt::join(names, ","), what);
   }
+  if (target.cgroup_tree) {
+    what = fmt::format("{} and the cgroups {} level{} below it on {}", target.cgroup_tree->top.name,
+                       target.cgroup_tree->depth, target.cgroup_tree->depth > 1 ? "s" : "", what);
+  }
   return fmt::format(
       "topdown serve: top-down breakdown of {} with the {} model{} every {} ms; GET /metrics (Prometheus), /report "
       "(JSON), /healthz",
@@ -98,6 +102,15 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& options) {
                    "/proc/PID/cgroup), each its own series, on every CPU or those of -C")
       ->delimiter(',')
       ->excludes("--pid");
+  command
+      ->add_option("--cgroups-under", stat.cgroups_under,
+                   "Count PATH's tasks and, each its own series, every cgroup below it to --cgroup-depth levels, "
+                   "following cgroups as they are made and removed (/kubepods.slice, /system.slice)")
+      ->excludes("--pid")
+      ->excludes("--cgroup");
+  command->add_option("--cgroup-depth", stat.cgroup_depth, "Levels below --cgroups-under PATH to count (default 1)")
+      ->check(CLI::Range(1, 16))
+      ->needs("--cgroups-under");
   command->add_flag("--kernel", stat.include_kernel, "Also count in the kernel");
   command->add_flag("--info", stat.all_info, "All Info metrics, even if their events need more groups");
   auto* per_thread = command->add_flag_callback(
@@ -130,7 +143,8 @@ int run_serve(const ServeOptions& options) {
   collect::Target target = settings::stat_target(stat);
   const bool cpus_counted = !target.cpus.empty();
   // A cgroup's whole is one series per cgroup; its units only when asked.
-  if (stat.per == aggregate::View::Global && cpus_counted && target.cgroups.empty()) {
+  const bool per_cgroup = !target.cgroups.empty() || target.cgroup_tree;
+  if (stat.per == aggregate::View::Global && cpus_counted && !per_cgroup) {
     stat.per = aggregate::View::Socket;
   }
   settings::check_unit_view(stat, target);
@@ -165,10 +179,10 @@ int run_serve(const ServeOptions& options) {
   }
 
   const std::chrono::milliseconds period(*stat.interval_ms);
-  serve::SnapshotBuilder builder(parts,
-                                 serve::ScopePlan{cpus_counted ? "machine" : "processes", stat.per,
-                                                  topology ? &*topology : nullptr, !target.cgroups.empty()},
-                                 period);
+  serve::SnapshotBuilder builder(
+      parts,
+      serve::ScopePlan{cpus_counted ? "machine" : "processes", stat.per, topology ? &*topology : nullptr, per_cgroup},
+      period);
   serve::SnapshotStore store(period);
 
   // A hangup (the terminal closing, `systemctl reload`) must not end the

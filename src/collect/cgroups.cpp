@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <system_error>
 
 #include "common/error.h"
@@ -61,7 +62,23 @@ std::optional<std::filesystem::path> perf_cgroup_mount(std::string_view mountinf
   return unified;
 }
 
-Cgroup find_cgroup(std::string_view given, const std::filesystem::path& mount) {
+namespace {
+
+// The mount perf counts cgroups under; `option` names what needs it.
+std::filesystem::path cgroup_mount(const std::filesystem::path& mountinfo, std::string_view option) {
+  const std::optional<std::filesystem::path> mount = perf_cgroup_mount(read_whole_file(mountinfo).value_or(""));
+  if (!mount) {
+    throw Error(
+        fmt::format("{}: {} lists no cgroup2 mount and no cgroup hierarchy with the perf_event controller; mount one "
+                    "(mount -t cgroup2 none /sys/fs/cgroup) or leave out {}",
+                    option, mountinfo.string(), option));
+  }
+  return *mount;
+}
+
+}  // namespace
+
+Cgroup find_cgroup(std::string_view given, const std::filesystem::path& mount, std::string_view option) {
   const std::filesystem::path path(given);
   std::filesystem::path relative = path.lexically_relative(mount);
   if (relative.empty() || *relative.begin() == "..") relative = path.relative_path();
@@ -72,24 +89,41 @@ Cgroup find_cgroup(std::string_view given, const std::filesystem::path& mount) {
   const bool outside = !relative.empty() && *relative.begin() == "..";
   if (given.empty() || outside || !std::filesystem::is_directory(directory, error)) {
     throw Error(
-        fmt::format("--cgroup '{}': no such cgroup under {}; give its path under that mount (as in "
+        fmt::format("{} '{}': no such cgroup under {}; give its path under that mount (as in "
                     "/proc/PID/cgroup) or its full directory",
-                    given, mount.string()));
+                    option, given, mount.string()));
   }
   return {name_of(relative), directory};
 }
 
 std::vector<Cgroup> find_cgroups(const std::vector<std::string>& given, const std::filesystem::path& mountinfo) {
-  const std::optional<std::filesystem::path> mount = perf_cgroup_mount(read_whole_file(mountinfo).value_or(""));
-  if (!mount) {
-    throw Error(fmt::format(
-        "--cgroup: {} lists no cgroup2 mount and no cgroup hierarchy with the perf_event controller; mount one "
-        "(mount -t cgroup2 none /sys/fs/cgroup) or leave out --cgroup",
-        mountinfo.string()));
-  }
+  const std::filesystem::path mount = cgroup_mount(mountinfo, "--cgroup");
   std::vector<Cgroup> cgroups;
-  for (const std::string& one : given) cgroups.push_back(find_cgroup(one, *mount));
+  for (const std::string& one : given) cgroups.push_back(find_cgroup(one, mount));
   return cgroups;
+}
+
+CgroupTree find_cgroup_tree(std::string_view given, int depth, const std::filesystem::path& mountinfo) {
+  return {find_cgroup(given, cgroup_mount(mountinfo, "--cgroups-under"), "--cgroups-under"), depth};
+}
+
+std::vector<Cgroup> cgroups_in(const CgroupTree& tree) {
+  std::vector<Cgroup> found;
+  std::error_code error;
+  if (!std::filesystem::is_directory(tree.top.directory, error)) return found;
+  found.push_back(tree.top);
+  // A directory removed while it is walked ends its part of the walk, not the walk.
+  using Walk = std::filesystem::recursive_directory_iterator;
+  for (Walk walk(tree.top.directory, std::filesystem::directory_options::skip_permission_denied, error);
+       !error && walk != Walk(); walk.increment(error)) {
+    if (walk.depth() + 1 >= tree.depth) walk.disable_recursion_pending();
+    if (!walk->is_directory(error) || walk->is_symlink(error)) continue;
+    const std::filesystem::path relative = walk->path().lexically_relative(tree.top.directory);
+    const std::string below = tree.top.name == "/" ? "" : tree.top.name;
+    found.push_back({below + name_of(relative), walk->path()});
+  }
+  std::sort(found.begin() + 1, found.end(), [](const Cgroup& a, const Cgroup& b) { return a.name < b.name; });
+  return found;
 }
 
 }  // namespace topdown::collect

@@ -24,8 +24,25 @@ std::optional<std::filesystem::path> perf_cgroup_mount(std::string_view mountinf
 
 // A cgroup as --cgroup gives it: a path under `mount` ("/system.slice/x" or
 // "system.slice/x", the way perf -G takes it), or the full path of its
-// directory. Throws Error naming `given` when no such cgroup exists.
-Cgroup find_cgroup(std::string_view given, const std::filesystem::path& mount);
+// directory. Throws Error naming `option` and `given` when no such cgroup exists.
+Cgroup find_cgroup(std::string_view given, const std::filesystem::path& mount, std::string_view option = "--cgroup");
+
+// --cgroups-under PATH --cgroup-depth N: `top` and every cgroup below it
+// to `depth` levels (1: its children), found again at every interval, so
+// that cgroups made and removed while counting (containers, services) are
+// followed.
+struct CgroupTree {
+  Cgroup top;
+  int depth = 1;
+};
+
+// The cgroups of `tree` as its directories are now, `top` first, then by
+// name; none when `top` is gone.
+std::vector<Cgroup> cgroups_in(const CgroupTree& tree);
+
+// `given` under this machine's mount, as find_cgroups finds it, with `depth`.
+CgroupTree find_cgroup_tree(std::string_view given, int depth,
+                            const std::filesystem::path& mountinfo = "/proc/self/mountinfo");
 
 // Each of `given` under this machine's mount. Throws Error when the machine
 // has no cgroup mount that perf can count, or a cgroup does not exist.

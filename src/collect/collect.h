@@ -66,6 +66,9 @@ struct Target {
   std::vector<pid_t> pids;           // running processes: every thread, and what they start from now on
   std::vector<int> cpus;             // everything on these CPUs (system-wide)
   std::vector<Cgroup> cgroups;       // on each of `cpus`: places labelled "CPU3" with Place::cgroup set
+  // Instead of `cgroups`: a tree of cgroups found again at each interval,
+  // counted the same way (a cgroup's places come and go with it).
+  std::optional<CgroupTree> cgroup_tree = std::nullopt;
 };
 
 // One interval's counts: how much each placement's counters advanced

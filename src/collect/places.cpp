@@ -1,6 +1,9 @@
 #include "collect/places.h"
 
-#include "common/error.h"
+#include <algorithm>
+#include <map>
+#include <string_view>
+#include <utility>
 
 namespace topdown::collect {
 namespace {
@@ -32,14 +35,27 @@ counts::Sample sum_of_places(const std::vector<counts::Place>& places) {
 
 std::vector<counts::Place> deltas_since(const std::vector<counts::Place>& now,
                                         const std::vector<counts::Place>& before) {
-  if (!before.empty() && before.size() != now.size()) {
-    throw Error("internal: the counters were read on a different set of places");
+  // Each place is matched with its own earlier read: in order when the set
+  // is the same, else by cgroup and label (followed cgroups come and go). A
+  // place new since `before` advanced by all its counts.
+  const bool same_places = before.size() == now.size() &&
+                           std::equal(now.begin(), now.end(), before.begin(), [](const auto& a, const auto& b) {
+                             return a.label == b.label && a.cgroup == b.cgroup;
+                           });
+  std::map<std::pair<std::string_view, std::string_view>, const counts::Sample*> earlier;
+  if (!same_places) {
+    for (const counts::Place& place : before) earlier[{place.cgroup, place.label}] = &place.sample;
   }
   std::vector<counts::Place> deltas;
   deltas.reserve(now.size());
   for (size_t i = 0; i < now.size(); ++i) {
-    deltas.push_back(
-        {now[i].label, before.empty() ? now[i].sample : delta_of(now[i].sample, before[i].sample), now[i].cgroup});
+    const counts::Sample* start = nullptr;
+    if (same_places) {
+      start = &before[i].sample;
+    } else if (const auto found = earlier.find({now[i].cgroup, now[i].label}); found != earlier.end()) {
+      start = found->second;
+    }
+    deltas.push_back({now[i].label, start == nullptr ? now[i].sample : delta_of(now[i].sample, *start), now[i].cgroup});
   }
   return deltas;
 }

@@ -14,8 +14,9 @@ namespace topdown::collect {
 counts::Sample sum_of_places(const std::vector<counts::Place>& places);
 
 // What each place advanced from `before` to `now`: value, time_enabled and
-// time_running deltas of each event. `before` is an earlier read of the same
-// places in the same order, or empty for the start of counting.
+// time_running deltas of each event. `before` is an earlier read, or empty
+// for the start of counting; a place is matched with its own by cgroup and
+// label, and one that `before` lacks advanced by all its counts.
 std::vector<counts::Place> deltas_since(const std::vector<counts::Place>& now,
                                         const std::vector<counts::Place>& before);
 

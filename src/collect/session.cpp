@@ -12,10 +12,12 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <optional>
 
 #include "collect/collect.h"
 #include "collect/counter_set.h"
+#include "collect/followed_cgroups.h"
 #include "collect/places.h"
 #include "collect/process.h"
 #include "collect/stop_signals.h"
@@ -104,18 +106,21 @@ std::vector<Placement> placements_for(const Target& target, const std::optional<
   return placements;
 }
 
+// Each place's running totals (CounterSet::read, FollowedCgroups::read).
+using ReadCounters = std::function<std::vector<counts::Place>()>;
+
 // Reads the counters on the loop's wake-ups and hands out the intervals.
 class IntervalReader {
  public:
-  IntervalReader(const CounterSet& counters, const IntervalOptions& options, Clock::time_point start)
-      : counters_(counters), options_(options), start_(start) {}
+  IntervalReader(ReadCounters read, const IntervalOptions& options, Clock::time_point start)
+      : read_(std::move(read)), options_(options), start_(start) {}
 
-  void tick() { emit(counters_.read(), microseconds_since(start_), /*even_if_idle=*/true); }
+  void tick() { emit(read_(), microseconds_since(start_), /*even_if_idle=*/true); }
 
   // The running totals of each placement at the end and their sum; the last,
   // shorter interval is handed out when anything was counted in it.
   void finish(int64_t elapsed_us, WorkloadResult& result) {
-    result.places = counters_.read();
+    result.places = read_();
     if (options_.period.count() > 0) emit(result.places, elapsed_us, /*even_if_idle=*/false);
     set_duration(result.places, seconds(elapsed_us));
     result.sample = sum_of_places(result.places);
@@ -139,7 +144,7 @@ class IntervalReader {
     if (options_.on_interval) options_.on_interval(interval);
   }
 
-  const CounterSet& counters_;
+  ReadCounters read_;
   const IntervalOptions& options_;
   Clock::time_point start_;
   std::vector<counts::Place> previous_;
@@ -197,15 +202,24 @@ WorkloadResult collect(const Target& target, const std::vector<CounterGroup>& gr
     for (const Fd& process : attached) processes.push_back(process.get());
   }
 
-  if (!target.cgroups.empty() && target.cpus.empty()) {
+  if ((!target.cgroups.empty() || target.cgroup_tree) && target.cpus.empty()) {
     throw Error("internal: cgroups are counted on CPUs, and none was given");
   }
   const bool counts_the_command = target.pids.empty() && target.cpus.empty();
   Options counting = options;
   if (!target.cpus.empty()) counting.count_children = false;  // a CPU counts everything on it anyway
   const std::vector<Fd> cgroup_directories = open_cgroups(target.cgroups);
-  const CounterSet counters(groups, placements_for(target, workload, cgroup_directories), counting,
-                            counts_the_command ? Start::OnExec : Start::OnEnable);
+  std::optional<CounterSet> counters;
+  std::optional<FollowedCgroups> followed;
+  ReadCounters read;
+  if (target.cgroup_tree) {
+    read = [&followed] { return followed->read(); };
+    followed.emplace(*target.cgroup_tree, target.cpus, groups, counting);
+  } else {
+    read = [&counters] { return counters->read(); };
+    counters.emplace(groups, placements_for(target, workload, cgroup_directories), counting,
+                     counts_the_command ? Start::OnExec : Start::OnEnable);
+  }
 
   WorkloadResult result;
   {
@@ -215,9 +229,10 @@ WorkloadResult collect(const Target& target, const std::vector<CounterGroup>& gr
     const auto start = Clock::now();
     std::optional<Fd> timer;
     if (intervals.period.count() > 0) timer = make_timer(intervals.period);
-    if (!counts_the_command) counters.enable();
+    if (followed) followed->enable();
+    if (counters && !counts_the_command) counters->enable();
     if (workload) workload->release();
-    IntervalReader reader(counters, intervals, start);
+    IntervalReader reader(read, intervals, start);
     result.stopped_by = wait_for_end(signals, timer ? &*timer : nullptr, processes, workload.has_value(), reader);
     const int64_t elapsed_us = microseconds_since(start);
     result.elapsed_s = seconds(elapsed_us);

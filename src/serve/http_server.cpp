@@ -14,8 +14,8 @@
 
 #include "common/error.h"
 #include "common/fd.h"
+#include "serve/connection_table.h"
 #include "serve/exposition.h"
-#include "serve/head_deadline.h"
 #include "serve/password_check.h"
 
 namespace topdown::serve {
@@ -67,6 +67,20 @@ int bound_port(int socket) {
   ::getsockname(socket, reinterpret_cast<sockaddr*>(&storage), &length);
   return storage.ss_family == AF_INET6 ? ntohs(reinterpret_cast<const sockaddr_in6&>(storage).sin6_port)
                                        : ntohs(reinterpret_cast<const sockaddr_in&>(storage).sin_port);
+}
+
+// The client's address as text: the key of the cap per address.
+std::string client_address(MHD_Connection* connection) {
+  const MHD_ConnectionInfo* info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+  if (info == nullptr || info->client_addr == nullptr) return "?";
+  char text[INET6_ADDRSTRLEN] = {};
+  const sockaddr* address = info->client_addr;
+  if (address->sa_family == AF_INET6) {
+    ::inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(address)->sin6_addr, text, sizeof text);
+  } else {
+    ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(address)->sin_addr, text, sizeof text);
+  }
+  return text;
 }
 
 // Per connection (libmicrohttpd's socket context).
@@ -122,7 +136,8 @@ struct HttpServer::Impl {
         description(std::move(line) + "\n"),
         web(web_config),
         limits(server_limits),
-        deadlines(server_limits.head_deadline) {
+        connections(server_limits.head_deadline,
+                    {server_limits.max_connections, server_limits.max_connections_per_client}) {
     if (!web.users.empty()) {
       passwords.emplace(web.users);
       checker.emplace(*passwords);
@@ -153,7 +168,7 @@ struct HttpServer::Impl {
   const ServerLimits limits;
   std::optional<PasswordCheck> passwords;
   std::optional<PasswordChecker> checker;
-  HeadDeadlines deadlines;
+  ConnectionTable connections;
   MHD_Daemon* daemon = nullptr;
   int port = 0;
 };
@@ -275,7 +290,7 @@ MHD_Result HttpServer::Impl::on_request(void* cls, MHD_Connection* connection, c
   auto& impl = *static_cast<Impl*>(cls);
   if (*request_closure == nullptr) {
     // The head is complete: the first call of a request.
-    impl.deadlines.head_received(connection);
+    impl.connections.head_received(connection);
     auto* request = new RequestState;
     const MHD_ConnectionInfo* info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     if (info != nullptr && info->socket_context != nullptr) {
@@ -299,9 +314,9 @@ void HttpServer::Impl::on_connection(void* cls, MHD_Connection* connection, void
   if (code == MHD_CONNECTION_NOTIFY_STARTED) {
     const MHD_ConnectionInfo* info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     *socket_context = new ConnectionState;
-    if (info != nullptr) impl.deadlines.opened(connection, info->connect_fd);
+    if (info != nullptr) impl.connections.opened(connection, info->connect_fd, client_address(connection));
   } else {
-    impl.deadlines.closed(connection);
+    impl.connections.closed(connection);
     delete static_cast<ConnectionState*>(*socket_context);
     *socket_context = nullptr;
   }
@@ -312,7 +327,7 @@ void HttpServer::Impl::on_completed(void* cls, MHD_Connection* connection, void*
   auto& impl = *static_cast<Impl*>(cls);
   delete static_cast<RequestState*>(*request_closure);
   *request_closure = nullptr;
-  impl.deadlines.answered(connection);
+  impl.connections.answered(connection);
 }
 
 HttpServer::HttpServer(const ListenAddress& address, const SnapshotStore& store, std::string description,
@@ -323,8 +338,10 @@ HttpServer::HttpServer(const ListenAddress& address, const SnapshotStore& store,
   Impl* impl = impl_.get();
   std::vector<MHD_OptionItem> options = {
       {MHD_OPTION_LISTEN_SOCKET, socket.get(), nullptr},
-      {MHD_OPTION_CONNECTION_LIMIT, static_cast<intptr_t>(limits.max_connections), nullptr},
-      {MHD_OPTION_PER_IP_CONNECTION_LIMIT, static_cast<intptr_t>(limits.max_connections_per_client), nullptr},
+      // One over the cap in all, so that the connection that passes it is
+      // accepted and the table closes the one that has waited longest for a
+      // head; the caps per address are the table's alone.
+      {MHD_OPTION_CONNECTION_LIMIT, static_cast<intptr_t>(limits.max_connections + 1), nullptr},
       {MHD_OPTION_CONNECTION_TIMEOUT, static_cast<intptr_t>(limits.idle_timeout.count()), nullptr},
       {MHD_OPTION_CONNECTION_MEMORY_LIMIT, static_cast<intptr_t>(limits.max_head_bytes), nullptr},
       {MHD_OPTION_NOTIFY_CONNECTION, reinterpret_cast<intptr_t>(&Impl::on_connection), impl},

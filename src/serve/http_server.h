@@ -15,10 +15,11 @@
 
 namespace topdown::serve {
 
-// What clients can hold. Connections beyond `max_connections` in all wait
-// in the kernel's listen queue (or are closed as they are accepted); beyond
-// `max_connections_per_client` from one address they are closed as they
-// are accepted. A connection must send a request's whole head (request
+// What clients can hold. A connection that passes `max_connections` in all,
+// or `max_connections_per_client` from its address, closes the one (of its
+// address, or at the cap in all of the address holding the most) that has
+// waited longest without sending a complete request head; a connection being
+// answered is never closed for a cap (ConnectionTable). A connection must send a request's whole head (request
 // line and headers, after the TLS handshake) within `head_deadline` of
 // connecting or of its previous answer, and heads are at most
 // `max_head_bytes`; one that moves no data for `idle_timeout` while it is

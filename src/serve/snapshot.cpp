@@ -2,7 +2,10 @@
 
 #include <cmath>
 #include <exception>
+#include <set>
 #include <stdexcept>
+
+#include "serve/cgroup_labels.h"
 
 namespace topdown::serve {
 namespace {
@@ -76,6 +79,7 @@ std::shared_ptr<const Snapshot> SnapshotBuilder::add(double time_s, const std::v
   try {
     if (counts.size() != parts_.size()) throw std::logic_error("one interval's counts per core type");
     for (size_t i = 0; i < parts_.size(); ++i) evaluate_scopes(parts_[i], counts[i], snapshot->scopes);
+    drop_totals_of_scopes_gone(*snapshot);
     snapshot->time_s = time_s;
     snapshot->interval_s = interval_s;
   } catch (const std::exception& error) {
@@ -122,10 +126,23 @@ void SnapshotBuilder::add_units(const CoreTypePart& part, const std::vector<coun
 void SnapshotBuilder::evaluate_cgroups(const CoreTypePart& part, const std::vector<counts::Place>& places,
                                        std::vector<ScopeResult>& scopes) {
   for (const aggregate::CgroupPlaces& cgroup : aggregate::split_by_cgroup(places)) {
-    const Labels labels{{"cgroup", cgroup.cgroup}};
-    scopes.push_back(scope_result(part, {{"scope", "cgroup"}, {"cgroup", cgroup.cgroup}}, cgroup.cgroup, cgroup.whole));
+    Labels labels{{"cgroup", cgroup.cgroup}};
+    const Labels what = cgroup_labels(cgroup.cgroup);
+    labels.insert(labels.end(), what.begin(), what.end());
+    Labels whole{{"scope", "cgroup"}};
+    whole.insert(whole.end(), labels.begin(), labels.end());
+    scopes.push_back(scope_result(part, std::move(whole), cgroup.cgroup, cgroup.whole));
     add_units(part, cgroup.places, labels, cgroup.cgroup + " ", scopes);
   }
+}
+
+// The running totals of a scope that this interval no longer has (a cgroup
+// removed, a thread ended) go with it, so that following cgroups that come
+// and go for months holds only those there now.
+void SnapshotBuilder::drop_totals_of_scopes_gone(const Snapshot& snapshot) {
+  std::set<Labels> present;
+  for (const ScopeResult& scope : snapshot.scopes) present.insert(scope.labels);
+  std::erase_if(totals_, [&](const auto& entry) { return present.count(entry.first) == 0; });
 }
 
 ScopeResult SnapshotBuilder::scope_result(const CoreTypePart& part, Labels labels, std::string report_scope,

@@ -133,6 +133,7 @@ class SnapshotBuilder {
                  const std::string& report_prefix, std::vector<ScopeResult>& scopes);
   void evaluate_cgroups(const CoreTypePart& part, const std::vector<counts::Place>& places,
                         std::vector<ScopeResult>& scopes);
+  void drop_totals_of_scopes_gone(const Snapshot& snapshot);
   ScopeResult scope_result(const CoreTypePart& part, Labels labels, std::string report_scope,
                            const counts::Sample& sample);
 

@@ -49,6 +49,8 @@ struct StatOptions {
   std::string cpu_list;                           // -C LIST: these CPUs
   std::vector<int> pids;                          // -p PID[,PID]: attach to running processes
   std::vector<std::string> cgroups;               // -G PATH[,PATH]: only these cgroups' tasks, on every CPU or -C's
+  std::string cgroups_under;                      // serve --cgroups-under PATH: it and the cgroups below, followed
+  int cgroup_depth = 1;                           // --cgroup-depth N: how many levels below PATH
   bool no_multiplex = false;                      // run the command once per counter group
   int repeat = 1;                                 // -r N: run the command N times, report means and spreads
   std::string user;                               // --user NAME: who the command runs as (as root)

@@ -137,8 +137,12 @@ collect::Target stat_target(const StatOptions& options, const std::filesystem::p
     if (std::find(target.pids.begin(), target.pids.end(), pid) == target.pids.end()) target.pids.push_back(pid);
   }
   // perf counts a cgroup per CPU: without -C, on every CPU.
-  if (options.system_wide || !options.cpu_list.empty() || !options.cgroups.empty()) {
+  const bool cgroups = !options.cgroups.empty() || !options.cgroups_under.empty();
+  if (options.system_wide || !options.cpu_list.empty() || cgroups) {
     target.cpus = collect::select_cpus(options.cpu_list, cpu_dir);
+  }
+  if (!options.cgroups_under.empty()) {
+    target.cgroup_tree = collect::find_cgroup_tree(options.cgroups_under, options.cgroup_depth);
   }
   if (options.cgroups.empty()) return target;
   for (collect::Cgroup& cgroup : collect::find_cgroups(options.cgroups)) {

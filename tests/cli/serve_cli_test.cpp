@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <thread>
 
 #include "run_command.h"
@@ -243,6 +245,86 @@ TEST(ServeCli, EachCgroupIsServedAsItsOwnScope) {
     serve.child.signal(SIGTERM);
     EXPECT_EQ(serve.child.wait(std::chrono::seconds(10)), 0) << slurp(serve.log);
   }
+}
+
+// The cgroups named in a scrape as scope="cgroup" series.
+std::set<std::string> cgroups_served(const std::string& text) {
+  std::set<std::string> names;
+  for (const auto& [key, value] : parse_exposition(text)) {
+    const auto scope = key.second.find("scope");
+    if (key.first == "topdown_node_ratio" || key.first == "topdown_node_omitted") {
+      if (scope != key.second.end() && scope->second == "cgroup") names.insert(key.second.at("cgroup"));
+    }
+  }
+  return names;
+}
+
+TEST(ServeCli, CgroupsUnderAPathAreFollowedAsTheyAreMadeAndRemoved) {
+  if (!permitted()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
+  std::string why_not;
+  const auto top = ScratchCgroup::create("tree", why_not);
+  if (!top) GTEST_SKIP() << why_not;
+  constexpr int kMade = 20;
+  const auto child_name = [&](int i) { return top->name() + "/c" + std::to_string(i); };
+  const auto child_directory = [&](int i) { return top->directory() / ("c" + std::to_string(i)); };
+  Server serve({"-I", "200", "--cgroups-under", top->name()});
+  ASSERT_TRUE(serve.ready()) << slurp(serve.log);
+  // Scrapes until `done` says the served cgroups are as awaited, for up to 20 s.
+  std::string text;
+  const auto scrape_until = [&](const std::function<bool(const std::set<std::string>&)>& done) {
+    for (int attempt = 0; attempt < 100; ++attempt) {
+      text = serve.scrape();
+      if (done(cgroups_served(text))) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    return false;
+  };
+  ASSERT_TRUE(scrape_until([&](const auto& names) { return names == std::set<std::string>{top->name()}; })) << text;
+  {
+    // Made while serving; c0's task spins.
+    for (int i = 0; i < kMade; ++i) ASSERT_TRUE(std::filesystem::create_directory(child_directory(i)));
+    Child busy({"sh", "-c", "while :; do :; done"}, temp_path("tree-busy.log"));
+    std::ofstream(child_directory(0) / "cgroup.procs") << busy.pid() << std::flush;
+    ASSERT_TRUE(scrape_until([&](const auto& names) { return names.size() == kMade + 1; })) << text;
+    for (int i = 0; i < kMade; ++i) EXPECT_EQ(cgroups_served(text).count(child_name(i)), 1u) << child_name(i);
+    // The spinner's cgroup ran, as -G counts it: some share of up to one CPU
+    // (scraped until an interval shows it, on a busy machine).
+    const SeriesKey busy_cpus{"topdown_info_value",
+                              {{"metric", "CPUs_Utilized"},
+                               {"unit", "CPUs"},
+                               {"scope", "cgroup"},
+                               {"cgroup", child_name(0)},
+                               {"model", "software"}}};
+    ASSERT_TRUE(scrape_until([&](const auto&) { return parse_exposition(text).count(busy_cpus) == 1; })) << text;
+    const double used = parse_exposition(text).at(busy_cpus);
+    EXPECT_GT(used, 0) << text;
+    EXPECT_LT(used, 1.05) << text;
+    // The top holds its children's tasks too.
+    SeriesKey top_cpus = busy_cpus;
+    top_cpus.second["cgroup"] = top->name();
+    EXPECT_EQ(parse_exposition(text).count(top_cpus), 1u) << text;
+    busy.signal(SIGKILL);
+    busy.wait(std::chrono::seconds(10));
+  }
+  // Removed while serving: gone from the series within a few intervals, the top kept.
+  for (int i = 0; i < kMade; ++i) {
+    std::error_code error;
+    for (int attempt = 0; attempt < 50 && !std::filesystem::remove(child_directory(i), error); ++attempt) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));  // emptied a moment after its task is reaped
+    }
+    ASSERT_FALSE(std::filesystem::exists(child_directory(i))) << error.message();
+  }
+  EXPECT_TRUE(scrape_until([&](const auto& names) { return names == std::set<std::string>{top->name()}; })) << text;
+  serve.child.signal(SIGTERM);
+  EXPECT_EQ(serve.child.wait(std::chrono::seconds(10)), 0) << slurp(serve.log);
+}
+
+TEST(ServeCli, CgroupsUnderAndCgroupAreRefusedTogether) {
+  const CommandResult r =
+      run_command(std::string(TOPDOWN_BIN) + " serve --model " + kModel + " --cgroups-under / --cgroup /");
+  EXPECT_EQ(r.exit_code, 125);
+  EXPECT_NE(r.err.find("excludes --cgroup"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
 TEST(ServeCli, AMissingCgroupIsOneLine) {

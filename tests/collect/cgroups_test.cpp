@@ -79,5 +79,55 @@ TEST(FindCgroup, AMachineWithoutACgroupMountSaysSo) {
   }
 }
 
+TEST(CgroupsIn, FindsTheTopAndTheCgroupsBelowItToItsDepth) {
+  const testing::TempTree mount;
+  for (const char* path : {"kubepods/burstable/pod1/c1", "kubepods/burstable/pod2", "kubepods/besteffort", "other"}) {
+    std::filesystem::create_directories(mount.root() / path);
+  }
+  std::ofstream(mount.root() / "kubepods" / "cgroup.procs") << "";  // a file is no cgroup
+  const Cgroup top = find_cgroup("/kubepods", mount.root());
+  const auto names = [](const std::vector<Cgroup>& cgroups) {
+    std::vector<std::string> out;
+    for (const Cgroup& cgroup : cgroups) out.push_back(cgroup.name);
+    return out;
+  };
+  EXPECT_EQ(names(cgroups_in({top, 1})),
+            (std::vector<std::string>{"/kubepods", "/kubepods/besteffort", "/kubepods/burstable"}));
+  EXPECT_EQ(names(cgroups_in({top, 2})),
+            (std::vector<std::string>{"/kubepods", "/kubepods/besteffort", "/kubepods/burstable",
+                                      "/kubepods/burstable/pod1", "/kubepods/burstable/pod2"}));
+  const std::vector<Cgroup> deepest = cgroups_in({top, 3});
+  ASSERT_EQ(deepest.size(), 6u);
+  EXPECT_EQ(deepest[4].name, "/kubepods/burstable/pod1/c1");
+  EXPECT_EQ(deepest[4].directory, mount.root() / "kubepods" / "burstable" / "pod1" / "c1");
+  // Below the root cgroup the names start at "/".
+  EXPECT_EQ(names(cgroups_in({find_cgroup("/", mount.root()), 1})),
+            (std::vector<std::string>{"/", "/kubepods", "/other"}));
+}
+
+TEST(CgroupsIn, NoneWhenTheTopIsGone) {
+  const testing::TempTree mount;
+  std::filesystem::create_directories(mount.root() / "gone" / "child");
+  const Cgroup top = find_cgroup("/gone", mount.root());
+  std::filesystem::remove_all(mount.root() / "gone");
+  EXPECT_TRUE(cgroups_in({top, 1}).empty());
+}
+
+TEST(FindCgroupTree, NamesItsOptionWhenThePathIsNoCgroup) {
+  const testing::TempTree root;
+  std::filesystem::create_directories(root.root() / "cg");
+  std::ofstream(root.root() / "mountinfo")
+      << "31 1 0:26 / " << (root.root() / "cg").string() << " rw shared:4 - cgroup2 cgroup2 rw\n";
+  try {
+    find_cgroup_tree("/kubepods.slice", 1, root.root() / "mountinfo");
+    FAIL() << "no such cgroup";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("--cgroups-under '/kubepods.slice': no such cgroup under"),
+              std::string::npos)
+        << error.what();
+  }
+  EXPECT_EQ(find_cgroup_tree("/", 3, root.root() / "mountinfo").depth, 3);
+}
+
 }  // namespace
 }  // namespace topdown::collect

@@ -5,7 +5,6 @@
 
 #include "collect/collect.h"
 #include "collect/places.h"
-#include "common/error.h"
 
 namespace topdown::collect {
 namespace {
@@ -72,7 +71,24 @@ TEST(DeltasSince, AnEventFirstSeenLaterCountsFromZero) {
   later[0].sample.events["instructions"] = {70, 3000, 3000};
   const std::vector<counts::Place> delta = deltas_since(later, kFirstRead);
   EXPECT_EQ(delta[0].sample.find("instructions")->value, 70.0);
-  EXPECT_THROW(deltas_since(later, {kFirstRead.front()}), Error);
+}
+
+TEST(DeltasSince, PlacesOfCgroupsThatCameAndWentAreMatchedByCgroupAndLabel) {
+  const auto in = [](const std::string& cgroup, double value) {
+    counts::Place out = place("CPU0", value, 1000, 1000);
+    out.cgroup = cgroup;
+    return out;
+  };
+  // /a stays, /b was removed, /c is new, and the order changed.
+  const std::vector<counts::Place> before{in("/a", 100), in("/b", 40)};
+  const std::vector<counts::Place> now{in("/c", 7), in("/a", 130)};
+  const std::vector<counts::Place> delta = deltas_since(now, before);
+  ASSERT_EQ(delta.size(), 2u);
+  EXPECT_EQ(delta[0].cgroup, "/c");
+  EXPECT_EQ(delta[0].sample.find("cycles")->value, 7.0);  // new: all its counts
+  EXPECT_EQ(delta[1].cgroup, "/a");
+  EXPECT_EQ(delta[1].sample.find("cycles")->value, 30.0);
+  EXPECT_EQ(delta[1].sample.find("cycles")->time_enabled, 0u);
 }
 
 TEST(SetDuration, AppliesToEveryPlace) {

@@ -229,6 +229,39 @@ TEST(Exposition, EachCgroupIsAWholeOfItsOwnSplitIntoItsUnits) {
   EXPECT_EQ(snapshot->scopes[3].report.scope, "/batch \"x\"");
 }
 
+TEST(Exposition, AKubernetesContainersSeriesNameItsPodContainerAndQos) {
+  const model::Model model = testing::tiny_model();
+  const eval::Evaluator evaluator{model, kNodes, eval::Options{}};
+  SnapshotBuilder builder{evaluator, ScopePlan{"machine", aggregate::View::Socket, &kTopology, true}, "tiny",
+                          report::RunInfo{}, std::chrono::milliseconds(100)};
+  const std::string container(64, 'c');
+  const std::string path =
+      "/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod0f2c7d4e_9a1b_4c3d_8e5f_6a7b8c9d0e1f.slice/"
+      "cri-containerd-" +
+      container + ".scope";
+  std::vector<counts::Place> cpus;
+  for (counts::Place place : places({2000, 1000, 3000})) cpus.emplace_back(place.label, place.sample, path);
+  for (counts::Place place : places({400, 400, 400}))
+    cpus.emplace_back(place.label, place.sample, "/system.slice/db.service");
+  const std::string text = write_exposition(*builder.add(0.1, sum_of(cpus), cpus));
+  const std::string pod =
+      R"(pod_uid="0f2c7d4e-9a1b-4c3d-8e5f-6a7b8c9d0e1f",qos="besteffort",container_id=")" + container + R"(")";
+  EXPECT_TRUE(has_line(text, R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="cgroup",cgroup=")" + path +
+                                 R"(",)" + pod + R"(,model="tiny"} 0.5)"))
+      << text;
+  EXPECT_TRUE(
+      has_line(text, R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="socket",socket="0",cgroup=")" + path +
+                         R"(",)" + pod + R"(,model="tiny"} 0.375)"))
+      << text;
+  EXPECT_TRUE(has_line(
+      text,
+      R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="cgroup",cgroup="/system.slice/db.service",systemd_unit="db.service",model="tiny"} 0.1)"))
+      << text;
+  if (std::system("command -v promtool >/dev/null 2>&1") == 0) {
+    EXPECT_EQ(promtool_complaints(text), "");
+  }
+}
+
 // Two core types: P-cores on CPUs 0 and 1 (socket 0), E-cores on CPU 2
 // (socket 1), each evaluated with its own model; with `per_cgroup`, as
 // serve -G counts them.
