@@ -80,12 +80,12 @@ void mark_copies(std::vector<Group>& groups) {
 
 // The kernel accepts the PERF_METRICS fields only in a group that
 // TOPDOWN.SLOTS leads.
-void lead_with_slots(Group& group) {
-  const bool has_metrics = std::any_of(group.events.begin(), group.events.end(),
-                                       [](const events::Encoding& event) { return event.topdown_metric; });
+void lead_with_slots(std::vector<events::Encoding>& events) {
+  const bool has_metrics =
+      std::any_of(events.begin(), events.end(), [](const events::Encoding& event) { return event.topdown_metric; });
   if (!has_metrics) return;
-  auto slots = std::find_if(group.events.begin(), group.events.end(), is_slots);
-  if (slots != group.events.end()) std::rotate(group.events.begin(), slots, slots + 1);
+  auto slots = std::find_if(events.begin(), events.end(), is_slots);
+  if (slots != events.end()) std::rotate(events.begin(), slots, slots + 1);
 }
 
 }  // namespace
@@ -115,8 +115,13 @@ std::vector<Group> pack(const std::vector<events::Encoding>& encodings, const st
     if (!listed) members.push_back(encodings[i]);
   }
   std::vector<Group> groups;
-  for (const auto& cluster : clusters) place(groups, cluster.second, budget);
-  for (Group& group : groups) lead_with_slots(group);
+  for (auto& cluster : clusters) {
+    // A cluster too big for one group is placed event by event: its slots
+    // first, so that the fields find their leader.
+    lead_with_slots(cluster.second);
+    place(groups, cluster.second, budget);
+  }
+  for (Group& group : groups) lead_with_slots(group.events);
   mark_copies(groups);
   return groups;
 }

@@ -2,6 +2,7 @@
 
 #include "schedule/countable.h"
 #include "schedule/counter_kind.h"
+#include "schedule/lacking_term.h"
 
 #include <algorithm>
 #include <map>
@@ -49,6 +50,8 @@ class Packer {
       } else if (term_class(event)) {
         // An event whose format term the PMU lacks has no encoding to judge.
         why = countable_.why_not(event, core_pmu());
+      } else {
+        why = refusal_reason(event);
       }
       if (why) return why;
     }
@@ -101,6 +104,17 @@ class Packer {
     const int cluster = together.at(static_cast<size_t>(metric - encodings.begin()));
     encodings.push_back(resolve(std::string(kSlotsEvent)));
     together.push_back(cluster);
+  }
+
+  // Why the resolver refuses `event` when that is a format term this
+  // machine's PMU lacks; nullopt when the event is just unknown.
+  std::optional<std::string> refusal_reason(const std::string& event) const {
+    try {
+      resolver_.resolve(event);
+    } catch (const Error& error) {
+      return lacking_term_reason(event, error.what());
+    }
+    return std::nullopt;
   }
 
   // The PMU the model's core events open on.

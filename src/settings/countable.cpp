@@ -1,6 +1,8 @@
 #include <set>
 
+#include "common/error.h"
 #include "model/dependencies.h"
+#include "schedule/lacking_term.h"
 #include "settings/stat.h"
 
 namespace topdown::settings {
@@ -64,8 +66,17 @@ std::vector<std::pair<std::string, std::string>> uncountable_nodes(const model::
   const model::Dependencies deps(model, vars);
   for (const model::Node& node : model.nodes) {
     for (const std::string& event : deps.events_of(node.name)) {
-      if (!resolver.knows(event)) continue;
-      if (auto why = countable.why_not(resolver.resolve(event))) {
+      std::optional<std::string> why;
+      if (resolver.knows(event)) {
+        why = countable.why_not(resolver.resolve(event));
+      } else {
+        try {
+          resolver.resolve(event);
+        } catch (const Error& error) {
+          why = schedule::lacking_term_reason(event, error.what());
+        }
+      }
+      if (why) {
         nodes.emplace_back(node.name, std::move(*why));
         break;
       }

@@ -168,8 +168,8 @@ TEST_P(StopSignal, IsPassedOnToTheWorkloadAndEndsCounting) {
 }
 
 INSTANTIATE_TEST_SUITE_P(RunWorkload, StopSignal, ::testing::Values(SIGHUP, SIGPIPE, SIGQUIT, SIGUSR1),
-                         [](const ::testing::TestParamInfo<int>& info) {
-                           return std::string(sigabbrev_np(info.param));
+                         [](const ::testing::TestParamInfo<int>& test) {
+                           return std::string(sigabbrev_np(test.param));
                          });
 
 // Without a PMU, a hardware event fails to open: the error says why, and the

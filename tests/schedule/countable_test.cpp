@@ -123,7 +123,7 @@ TEST(Countable, ThePlanLeavesOutTheNodesThatNeedAMissingClass) {
   const Countable countable = Countable::of_machine(cpu, needed, ocr_and_frontend_fail);
   Selection selection;
   selection.max_level = 4;
-  const Plan plan = make_plan(model, vars, selection, resolver, CounterBudget{8, 3}, countable);
+  const Plan plan = make_plan(model, vars, selection, resolver, CounterBudget{8, 4}, countable);
   ASSERT_TRUE(plan.not_counted.count("Contested_Accesses"));
   EXPECT_NE(plan.not_counted.at("Contested_Accesses").find("does not count OCR.* (offcore response): opening OCR."),
             std::string::npos);
