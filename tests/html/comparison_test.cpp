@@ -156,7 +156,7 @@ TEST(ComparisonPage, HostileNamesAreText) {
   auto compared = comparison(hostile);
   compared.a.label = hostile;
   compared.scopes[0].changes[0].name = hostile;
-  const compare::Gate gate{hostile + ">+1", hostile, true, 1};
+  const compare::Gate gate{hostile + ">+1", "", hostile, true, 1};
   const std::string page = comparison_page(compared, {{gate, {hostile}, true}});
   EXPECT_EQ(page.find("<img"), std::string::npos);
   EXPECT_EQ(page.find('\xff'), std::string::npos);
