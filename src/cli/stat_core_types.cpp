@@ -48,8 +48,9 @@ std::vector<CoreTypePlan> core_type_plans(const StatOptions& options, const Cont
     if (!watchdog.empty() && notes.empty()) notes = "topdown: note: " + watchdog + "\n";
     plans.push_back({std::move(model), planning.vars, std::move(plan)});
   }
-  // Said once, whatever the core types.
-  std::fputs(notes.c_str(), stderr);
+  // Said once, whatever the core types; a printed plan says it as a comment
+  // of its own, which a shell reading the plan skips.
+  if (!options.print_groups && !options.print_perf) std::fputs(notes.c_str(), stderr);
   return plans;
 }
 

@@ -87,9 +87,8 @@ Locate locate(const recording::Recording& recording, const model::Node& node, co
   }
   result.sample_events = !result.events.empty();
   if (!result.sample_events && dependencies.formula(node.name).is_complement()) {
-    result.not_located = fmt::format(
-        "{} is 1 minus other nodes, so their events say where it is not; no sample event of its own was recorded",
-        node.name);
+    result.not_located =
+        "it is 1 minus other nodes, so their events say where it is not, and no sample event of its own was recorded";
     return result;
   }
   if (!result.sample_events) {

@@ -73,7 +73,8 @@ TEST(Cli, ListAndDescribeShowTheModel) {
   ASSERT_EQ(with_fallback.exit_code, 0) << with_fallback.err;
   EXPECT_NE(with_fallback.out.find("  fallback:  PERF_METRICS.BACKEND_BOUND / (PERF_METRICS.FRONTEND_BOUND + "
                                    "PERF_METRICS.BAD_SPECULATION + PERF_METRICS.RETIRING + PERF_METRICS.BACKEND_BOUND) "
-                                   "if perf_metrics else TOPDOWN.BACKEND_BOUND_SLOTS / Info_Thread_SLOTS (import,"),
+                                   "if perf_metrics else (TOPDOWN.BACKEND_BOUND_SLOTS + 5 * INT_MISC.CLEARS_COUNT) / "
+                                   "Info_Thread_SLOTS (import,"),
             std::string::npos)
       << with_fallback.out;
 }

@@ -174,8 +174,10 @@ TEST(StatSignals, AClosedReportPipeEndsTheWorkloadToo) {
   // The workload computes for about a minute unless stopped.
   const std::string workload =
       "sh -c 'echo $$ >" + pid_file.string() + "; i=0; while [ $i -lt 50000000 ]; do i=$((i+1)); done'";
-  const auto r = run_command("{ " + kStatSoftware + " -I 50 -- " + workload + "; echo $? >" + status.string() +
-                             "; } 2>&1 | head -1");
+  // The outer braces take run_command's `</dev/null`, which would otherwise
+  // replace head's pipe.
+  const auto r = run_command("{ { " + kStatSoftware + " -I 50 -- " + workload + "; echo $? >" + status.string() +
+                             "; } 2>&1 | head -1; }");
   const pid_t workload_pid = pid_in(pid_file);
   ASSERT_GT(workload_pid, 0);
   const bool orphaned = process_runs(workload_pid);

@@ -73,8 +73,9 @@ class ServerUncoreImport : public ::testing::Test {
   std::filesystem::path topology_ = tree_.write("lscpu.txt", kTwoSockets);
 };
 
+// TMA 5.01's model: the TMA 5.2 metrics file has no IO metric.
 TEST_F(ServerUncoreImport, EachSocketsUncoreMetricsComeFromItsBoxes) {
-  const CommandResult r = run_command(kTopdown + " import --cpu spr --info --json -l 1 --per-socket --topology " +
+  const CommandResult r = run_command(kTopdown + " import --cpu spr@5.01 --info --json -l 1 --per-socket --topology " +
                                       topology_.string() + " " + file_.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto values = info_values(r.err);

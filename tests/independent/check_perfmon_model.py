@@ -198,12 +198,21 @@ NOT_AVAILABLE = "NOT_AVAILABLE"
 CORE_FREQUENCY = (r"\( \( \( \w+ \) / \w+ \) \* \w+ / \( 1000000000 \) / "
                   r"\( \( durationtimeinmilliseconds / 1000 \) \) \)")
 UNPARENTHESISED_COST = re.compile(rf"(\w+) \* \( ([0-9.]+) \* ({CORE_FREQUENCY}) \) - \( ([0-9.]+) \* \3 \)")
-# The metrics files with that erratum, and the metrics that must have it.
+# The TMA 5.1 metrics files with that erratum, and the metrics that must have
+# it (the TMA 5.2 files, in the folder below, have the parentheses).
 COST_ERRATA = {
     file: ("L3_Hit_Latency", "Contested_Accesses", "Data_Sharing")
     for file in ("meteorlake_metrics_redwoodcove_core.json", "lunarlake_metrics_lioncove_core.json",
                  "arrowlake_metrics_lioncove_core.json", "graniterapids_metrics.json")
 }
+TMA_52_FOLDER = "tma-5.2"
+
+
+def cost_errata_of(path):
+    """The metrics of the metrics file at `path` that have the erratum."""
+    if TMA_52_FOLDER in os.path.normpath(path).split(os.sep):
+        return ()
+    return COST_ERRATA.get(os.path.basename(path), ())
 
 
 class Unevaluable(Exception):
@@ -228,7 +237,7 @@ class Metric:
         self.constants = {c["Alias"]: c["Name"] for c in raw["Constants"]}
         self.retire_latencies = {}
         self.unevaluable = None
-        metrics_file = os.path.basename(where)
+        metrics_path = where
         where = f"{where}: {self.name}"
         try:
             for alias, event in self.events.items():
@@ -237,7 +246,7 @@ class Metric:
                     if plain not in retire_latencies:
                         raise Unevaluable(f"no retire latency of {plain} is given")
                     self.retire_latencies[alias] = retire_latencies[plain]
-            self.formula = compile_python(with_costs_parenthesised(raw["Formula"], metrics_file), f"{where} Formula",
+            self.formula = compile_python(with_costs_parenthesised(raw["Formula"], metrics_path), f"{where} Formula",
                                           set(self.events) | set(self.constants) | set(BUILTINS)
                                           | {DURATION_S, NOT_AVAILABLE})
             for alias in self.retire_latencies:  # a number given with the model, not a count
@@ -279,10 +288,10 @@ class Metric:
         return value / PERCENT if self.is_node and value is not None else value
 
 
-def with_costs_parenthesised(formula, metrics_file):
+def with_costs_parenthesised(formula, metrics_path):
     """The formula with each `a * ( A * F ) - ( B * F )` read as
     `a * ( ( A * F ) - ( B * F ) )` in the files COST_ERRATA names."""
-    if metrics_file not in COST_ERRATA:
+    if not cost_errata_of(metrics_path):
         return formula
     return UNPARENTHESISED_COST.sub(r"\1 * ( ( \2 * \3 ) - ( \4 * \3 ) )", formula)
 
@@ -291,7 +300,7 @@ def check_cost_errata(path, raw_metrics):
     """Each metric COST_ERRATA names for this file has the erratum (else Intel
     fixed it, and the check must no longer correct it)."""
     for entry in raw_metrics:
-        if entry["MetricName"] in COST_ERRATA.get(os.path.basename(path), ()) \
+        if entry["MetricName"] in cost_errata_of(path) \
                 and not UNPARENTHESISED_COST.search(entry["Formula"]):
             raise PerfmonError(f"{path}: {entry['MetricName']} no longer has the unparenthesised cost; "
                                "remove it from COST_ERRATA")

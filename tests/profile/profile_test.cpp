@@ -222,7 +222,7 @@ TEST_F(Profiling, AComplementWithoutSampleEventsIsNotLocatedAndSaysWhy) {
   EXPECT_TRUE(result.locate->events.empty());
   EXPECT_TRUE(result.locate->rows.empty());
   EXPECT_EQ(result.locate->not_located,
-            "Computing is 1 minus other nodes, so their events say where it is not; no sample event of its own was "
+            "it is 1 minus other nodes, so their events say where it is not, and no sample event of its own was "
             "recorded");
 }
 

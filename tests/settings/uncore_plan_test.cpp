@@ -40,19 +40,22 @@ schedule::Plan plan_with_every_info_metric(int model_number = 0x8F, int stepping
 TEST(UncorePlan, UncoreInfoMetricsArePlannedOnTheirUnitsBoxes) {
   const schedule::Plan plan = plan_with_every_info_metric();
   for (const char* metric : {"Info_System_DRAM_BW_Use", "Info_System_MEM_Read_Latency", "Info_System_Socket_CLKS",
-                             "Info_System_Uncore_Frequency", "Info_System_MEM_Parallel_Reads",
+                             "uncore_frequency", "Info_System_MEM_Parallel_Reads",
                              "Info_System_IO_Write_BW", "Info_System_UPI_Data_Transmit_BW", "iio_bandwidth_read"}) {
     EXPECT_NE(std::find(plan.nodes.begin(), plan.nodes.end(), metric), plan.nodes.end()) << metric;
   }
   std::map<std::string, std::set<std::string>> events_by_pmu;
   for (const schedule::Group& group : plan.groups) {
     if (!group.pmu.starts_with("uncore_")) continue;
+    // The fixture has no PCU; stat leaves such events out (find_countable),
+    // which this plan, made without trial opens, does not ask.
+    if (group.events.front().type == events::Encoding::kAbsentPmu) continue;
     // A box has four counters; counter 0 alone takes the TOR occupancy events.
     EXPECT_LE(group.events.size(), 4u) << group.pmu;
     int on_counter_0_only = 0;
     for (const events::Encoding& event : group.events) {
       EXPECT_EQ(event.pmu, group.pmu);
-      EXPECT_EQ(event.uncore_cpus, (std::vector<int>{0, 4}));
+      EXPECT_EQ(event.uncore_cpus, (std::vector<int>{0, 4})) << group.pmu << " " << event.name;
       on_counter_0_only += event.counter_mask == 1 ? 1 : 0;
       events_by_pmu[group.pmu].insert(event.name);
     }
