@@ -100,7 +100,8 @@ TEST(ProfileCompare, EachFunctionGetsItsSharesAndTheMovedOnesAreListedBiggestFir
   EXPECT_NE(text.find("a side has a single recording"), std::string::npos) << text;
 
   const std::string csv = render_csv(comparison);
-  EXPECT_NE(csv.find("\nhash [/usr/bin/app],share,share,0,,fraction,0.4,0.8,40,points,1,1,,\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nhash [/usr/bin/app],share,share,0,,fraction,0.4,0.8,40,points,1,1,,\n"), std::string::npos)
+      << csv;
   const json out = json::parse(render_json(comparison, {}));
   const json& hash = out["scopes"][2];
   EXPECT_EQ(hash["function"], "hash");

@@ -170,11 +170,24 @@ TEST_F(ModelMatching, AnEncodingMatchesOnlyTheSamePmusEvent) {
   }
 }
 
-}  // namespace
-}  // namespace topdown::import
+// toplev and perf write EXE_ACTIVITY.EXE_BOUND_0_PORTS as the sheet does,
+// EXE_ACTIVITY.3_PORTS_UTIL with its unit mask replaced: the model's event
+// either way (from Ice Lake on; Skylake's has another unit mask).
+class UnitMaskSpelling : public ModelMatching, public ::testing::WithParamInterface<std::string> {};
 
-namespace topdown::import {
-namespace {
+TEST_P(UnitMaskSpelling, ReadsAsTheModelsEvent) {
+  load(GetParam());
+  // Ice Lake's model spells it as toplev does; the later ones as perfmon.
+  const std::string ours = GetParam() == "icl" ? "EXE_ACTIVITY.3_PORTS_UTIL:u0x80" : "EXE_ACTIVITY.EXE_BOUND_0_PORTS";
+  const auto result = translate({"EXE_ACTIVITY.3_PORTS_UTIL:u0x80"});
+  EXPECT_EQ(result.unmatched, Names{});
+  EXPECT_EQ(matcher_->targets("EXE_ACTIVITY.3_PORTS_UTIL:u0x80"), Names{ours});
+  ASSERT_NE(result.sample.find(ours), nullptr);
+  EXPECT_DOUBLE_EQ(result.sample.find(ours)->value, 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryModelWithTheEvent, UnitMaskSpelling,
+                         ::testing::Values("icl", "tgl", "adl", "mtl", "arl", "lnl", "gnr", "spr"));
 
 // A stream of intervals translates into one result, reused: counts that come
 // and go between intervals (a <not counted> row), group copies and unmatched

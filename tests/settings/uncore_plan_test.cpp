@@ -40,8 +40,8 @@ schedule::Plan plan_with_every_info_metric(int model_number = 0x8F, int stepping
 TEST(UncorePlan, UncoreInfoMetricsArePlannedOnTheirUnitsBoxes) {
   const schedule::Plan plan = plan_with_every_info_metric();
   for (const char* metric : {"Info_System_DRAM_BW_Use", "Info_System_MEM_Read_Latency", "Info_System_Socket_CLKS",
-                             "uncore_frequency", "Info_System_MEM_Parallel_Reads",
-                             "Info_System_IO_Write_BW", "Info_System_UPI_Data_Transmit_BW", "iio_bandwidth_read"}) {
+                             "uncore_frequency", "Info_System_MEM_Parallel_Reads", "Info_System_IO_Write_BW",
+                             "Info_System_UPI_Data_Transmit_BW", "iio_bandwidth_read"}) {
     EXPECT_NE(std::find(plan.nodes.begin(), plan.nodes.end(), metric), plan.nodes.end()) << metric;
   }
   std::map<std::string, std::set<std::string>> events_by_pmu;

@@ -111,6 +111,16 @@ def general_counter_forms(cpu, perfmon, metric_names, spell, events):
     return GeneralCounterForms(read_sheet(os.path.join(perfmon, sheet)).column(column), metric_names, spell, events)
 
 
+def unit_mask_bases(perfmon):
+    """The events the sheets name with their unit mask replaced
+    (`EXE_ACTIVITY.3_PORTS_UTIL:u0x80`): a model's table keeps those its CPU
+    has, so that import reads toplev's and perf's files that spell them so."""
+    bases = set()
+    for sheet in [SHEET, *SHEETS.values()]:
+        bases |= read_sheet(os.path.join(perfmon, sheet)).unit_mask_bases()
+    return bases
+
+
 _sheets = {}
 
 

@@ -23,7 +23,7 @@ from errata import correct_errata  # noqa: E402
 from ecore_model import ECORE_CPUS, EcoreModel, ecore_cpus, write_ecore_model  # noqa: E402
 from event_table import EventTable  # noqa: E402
 from formulas import FormulaTranslator, ThresholdTranslator, safe_name  # noqa: E402
-from general_counters import general_counter_forms  # noqa: E402
+from general_counters import general_counter_forms, unit_mask_bases  # noqa: E402
 from generated_files import check, write_atomically  # noqa: E402
 from intel_extra import read_extras  # noqa: E402
 from model_writer import write_model  # noqa: E402
@@ -56,6 +56,7 @@ class Generated:
         for metric in extras.metrics:
             self.table.mark_used(metric.translated)
         self.metrics += extras.metrics
+        self.table.used |= {name for name in unit_mask_bases(perfmon) if name in events}
 
     def keep_countable(self, metrics):
         translated = {}

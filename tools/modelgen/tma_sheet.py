@@ -31,6 +31,11 @@ FIRST_ATTRIBUTE = "Locate-with"
 PERF_METRICS_CHOICE = re.compile(r"^(?P<register>.+?)\s+if\s+#PERF_METRICS_MSR\s+else\s+(?P<general>.+)$")
 
 
+# An event with its unit mask replaced (`EXE_ACTIVITY.3_PORTS_UTIL:u0x80`),
+# as the sheet, toplev and perf write some events.
+UNIT_MASK_SPELLING = re.compile(r"\b([A-Z][A-Z0-9_.]*):u0x[0-9a-fA-F]+\b")
+
+
 class SheetRow:
     """One row: its key (FE, BAD, ..., Info.Thread, Aux, Bottleneck), name,
     level (1-6 for tree nodes, 0 otherwise), parent (tree nodes below level
@@ -101,6 +106,11 @@ class TmaSheet:
                 level = 0
             rows.append(SheetRow(key, name, level, parent, [c.strip() for c in cells[7:7 + len(cpus)]]))
         return cls(path, lines[0][2] if len(lines[0]) > 2 else "", cpus, rows)
+
+    def unit_mask_bases(self):
+        """The events any CPU's formula names with its unit mask replaced."""
+        return {match.group(1) for row in self.rows for cell in row.cells
+                for match in UNIT_MASK_SPELLING.finditer(cell)}
 
     def column(self, cpu):
         """The column named `cpu`, or the one of several CPUs that names it
