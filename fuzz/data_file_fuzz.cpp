@@ -49,7 +49,7 @@ void check(const recording::Recording& recording) {
       if (sample.user_stack >= recording.user_stacks.size()) __builtin_trap();
       const recording::UserStack& stack = recording.user_stacks[sample.user_stack];
       if (stack.first_register + stack.registers > recording.stack_registers.size()) __builtin_trap();
-      if (stack.first_byte + stack.bytes > recording.stack_bytes.size()) __builtin_trap();
+      if (stack.first_byte + stack.bytes > recording.stack_bytes.bytes().size()) __builtin_trap();
     }
   }
   if (recording.frames.symbols.size() != recording.frames.addresses.size()) __builtin_trap();

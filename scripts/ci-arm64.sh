@@ -64,6 +64,7 @@ excluded=(
   '^FailuresCli\.(OutputPathThatIsADirectoryLeavesNoTemporaryFile|NoCommandToMeasure)$'
   '^FailuresCli\.(RecordToAnUnwritableFileNeverRunsTheCommand|TruncatedAndCorruptDataFiles)$'
   '^FailuresCli\.CompareRefusesReportsItCannotCompare$'
+  '^EveryOutput/OutputFault\.' '^StatSignals\.' '^CompareRecordings\.'
   # The independent checks test models, which do not depend on the
   # architecture, and start topdown hundreds of times each: they pass under
   # qemu, but take minutes each (independent_neoverse-v2_model 2 min).

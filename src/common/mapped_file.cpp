@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -51,6 +52,14 @@ MappedFile::MappedFile(const std::string& path) {
     read_.append(buffer, static_cast<std::size_t>(got));
   }
   bytes_ = read_;
+}
+
+void MappedFile::release_before(std::size_t offset) const {
+  if (mapping_ == nullptr) return;
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  const std::size_t whole_pages = std::min(offset, bytes_.size()) / page * page;
+  // Advice only: a mapping the kernel keeps costs memory, never correctness.
+  if (whole_pages > 0) ::madvise(mapping_, whole_pages, MADV_DONTNEED);
 }
 
 MappedFile::~MappedFile() {

@@ -19,6 +19,11 @@ class MappedFile {
 
   std::string_view bytes() const { return bytes_; }
 
+  // Gives the memory of the mapped pages wholly before `offset` back (a
+  // reader done with them); reading them again reads the file again. Does
+  // nothing for a file read into memory.
+  void release_before(std::size_t offset) const;
+
  private:
   void* mapping_ = nullptr;
   std::string read_;  // the bytes of a file that could not be mapped

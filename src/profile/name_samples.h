@@ -28,7 +28,7 @@ template <class Resolver>
 void unwind_sample(recording::Recording& recording, recording::Sample& sample, Resolver& resolver) {
   const recording::UserStack& saved = recording.user_stacks[sample.user_stack];
   const auto registers = std::span(recording.stack_registers).subspan(saved.first_register, saved.registers);
-  const auto stack = std::span(recording.stack_bytes).subspan(saved.first_byte, saved.bytes);
+  const auto stack = recording.stack_bytes.bytes().subspan(saved.first_byte, saved.bytes);
   recording::Frames& frames = recording.frames;
   // The kernel frames move to the end of the pool, the user frames follow.
   const std::size_t first = frames.addresses.size();
@@ -117,9 +117,21 @@ void name_samples(recording::Recording& recording, Resolver& resolver) {
     }
   };
   recording::Frames& frames = recording.frames;
+  // The stacks lie in the file about in time order: the memory of those
+  // behind is given back as the unwinding goes (one read again comes from
+  // the file).
+  constexpr uint64_t kReleaseEvery = 8 << 20;
+  uint64_t released = 0;
   for (recording::Sample& sample : recording.samples) {
     feed_until(sample.time);
-    if (sample.user_stack != recording::kNoStack) unwind_sample(recording, sample, resolver);
+    if (sample.user_stack != recording::kNoStack) {
+      const uint64_t stack_at = recording.user_stacks[sample.user_stack].first_byte;
+      unwind_sample(recording, sample, resolver);
+      if (stack_at > released + kReleaseEvery) {
+        recording.stack_bytes.release_before(stack_at);
+        released = stack_at;
+      }
+    }
     const uint32_t end = sample.first_frame + sample.kernel_frames + sample.user_frames;
     for (uint32_t i = sample.first_frame; i < end; ++i) {
       if (frames.symbols[i] != recording::kNoSymbol) continue;
@@ -141,8 +153,7 @@ void name_samples(recording::Recording& recording, Resolver& resolver) {
   recording.user_stacks.clear();
   recording.stack_registers.clear();
   recording.stack_registers.shrink_to_fit();
-  recording.stack_bytes.clear();
-  recording.stack_bytes.shrink_to_fit();
+  recording.stack_bytes = {};
 }
 
 }  // namespace topdown::profile

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <unordered_map>
 
 #include "common/error.h"
@@ -69,7 +70,8 @@ class Fields {
 
 class Reader {
  public:
-  Reader(const std::string& path, FileHeader file) : path_(path), file_(std::move(file)) {
+  Reader(const std::string& path, FileHeader file, std::shared_ptr<const MappedFile> bytes)
+      : path_(path), file_(std::move(file)), bytes_of_file_(std::move(bytes)) {
     recording_.header = file_.header;
     recording_.user_register_mask = file_.sample_regs_user;
     for (uint32_t stream = 0; stream < file_.streams.size(); ++stream) {
@@ -133,6 +135,7 @@ class Reader {
     // in turn); symbolization walks mappings, tasks and samples together by
     // time. Deltas were taken per stream already, so the order is free.
     std::stable_sort(recording_.samples.begin(), recording_.samples.end(), by_time);
+    if (!recording_.user_stacks.empty()) recording_.stack_bytes = StackBytes(bytes_of_file_);
     return std::move(recording_);
   }
 
@@ -259,10 +262,9 @@ class Reader {
     const uint64_t used = std::min(fields.u64(), size);
     if (sample.user_stack == kNoStack) return;
     UserStack& stack = recording_.user_stacks[sample.user_stack];
-    stack.first_byte = recording_.stack_bytes.size();
+    // Where the copy lies in the file, which the recording keeps.
+    stack.first_byte = static_cast<uint64_t>(copied.data() - bytes_of_file_->bytes().data());
     stack.bytes = static_cast<uint32_t>(used);
-    const auto* first = reinterpret_cast<const std::byte*>(copied.data());
-    recording_.stack_bytes.insert(recording_.stack_bytes.end(), first, first + used);
   }
 
   void mapping(const perf_event_header& header, Fields& fields) {
@@ -337,6 +339,7 @@ class Reader {
   std::string path_;
   std::string_view bytes_;  // the record being read
   FileHeader file_;
+  std::shared_ptr<const MappedFile> bytes_of_file_;  // the whole file, which holds the stack copies
   Recording recording_;
   std::unordered_map<uint64_t, EventAt> ids_;
   std::unordered_map<StreamKey, std::vector<uint64_t>, StreamKeyHash> previous_;
@@ -385,11 +388,13 @@ bool is_data_file(const std::string& path) {
 }
 
 Recording read_data_file(const std::string& path) {
-  const MappedFile file_bytes(path);
-  const std::string_view all = file_bytes.bytes();
+  const auto file_bytes = std::make_shared<const MappedFile>(path);
+  const std::string_view all = file_bytes->bytes();
   FileHeader file = read_file_start(path, all);
   std::size_t offset = kFileStartBytes + load_u64(all, 16);
-  Reader reader(path, std::move(file));
+  Reader reader(path, std::move(file), file_bytes);
+  constexpr std::size_t kReleaseEvery = 8 << 20;
+  std::size_t released = 0;
   bool truncated = false;
   while (offset < all.size()) {
     if (all.size() - offset < sizeof(perf_event_header)) {
@@ -407,6 +412,12 @@ Recording read_data_file(const std::string& path) {
     }
     reader.record(header, all.substr(offset, header.size), offset);
     offset += header.size;
+    // The pages read need not stay: the stacks in them are read again, from
+    // the file, when unwound.
+    if (offset - released >= kReleaseEvery) {
+      file_bytes->release_before(offset);
+      released = offset;
+    }
   }
   Recording recording = reader.finish();
   if (truncated) {

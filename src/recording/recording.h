@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "counts/counts.h"
+#include "recording/stack_bytes.h"
 
 namespace topdown::recording {
 
@@ -90,7 +91,8 @@ struct Sample {
 // A sample's user registers and stack copy, to unwind at report time
 // (record --call-graph dwarf): Recording::stack_registers[first_register,
 // + registers) in perf_regs order (Header's register mask), and
-// Recording::stack_bytes[first_byte, + bytes) from the stack pointer up.
+// Recording::stack_bytes.bytes()[first_byte, + bytes) from the stack
+// pointer up.
 struct UserStack {
   uint64_t first_register = 0;
   uint64_t first_byte = 0;
@@ -151,7 +153,7 @@ struct Recording {
   Frames frames;
   std::vector<UserStack> user_stacks;
   std::vector<uint64_t> stack_registers;
-  std::vector<std::byte> stack_bytes;
+  StackBytes stack_bytes;
   uint64_t user_register_mask = 0;  // perf_event_attr.sample_regs_user of the recording
   uint64_t lost_samples = 0;        // records the kernel dropped (PERF_RECORD_LOST / LOST_SAMPLES)
   bool truncated = false;           // the file ends inside a record: read up to the last whole one

@@ -335,7 +335,7 @@ TEST(NameSamples, NamesEveryFrameByItsCallAndUnwindsCopiedStacks) {
   recording.frames.symbols.push_back(recording::kNoSymbol);
   recording.user_stacks.push_back({0, 0, 2, 16});
   recording.stack_registers = {3, 0x500};  // three frames from 0x500: two kept
-  recording.stack_bytes.resize(16);
+  recording.stack_bytes = recording::StackBytes(std::vector<std::byte>(16));
   recording.samples.push_back(copied);
   FakeResolver resolver;
   name_samples(recording, resolver);
@@ -352,7 +352,7 @@ TEST(NameSamples, NamesEveryFrameByItsCallAndUnwindsCopiedStacks) {
   EXPECT_EQ(unwound.user_ip, 0x500u) << "the kernel was entered at the first unwound frame";
   EXPECT_EQ(recording.symbols[unwound.symbol].function, "f1280") << "kernel time is charged to it";
   EXPECT_EQ(unwound.user_stack, recording::kNoStack);
-  EXPECT_TRUE(recording.stack_bytes.empty()) << "the copies go once unwound";
+  EXPECT_TRUE(recording.stack_bytes.bytes().empty()) << "the copies go once unwound";
   EXPECT_NE(std::find(resolver.calls.begin(), resolver.calls.end(), "unwind 7 of 16 bytes"), resolver.calls.end());
 }
 

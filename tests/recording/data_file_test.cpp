@@ -363,7 +363,7 @@ TEST_F(DataFile, DwarfSamplesKeepTheirRegistersAndTheStackInUse) {
   EXPECT_EQ(std::vector<uint64_t>(recording.stack_registers.begin(), recording.stack_registers.end()),
             (std::vector<uint64_t>{7, 8, 9}));
   ASSERT_EQ(stack.bytes, 16u) << "the bytes in use (dyn_size), not the padding";
-  EXPECT_EQ(std::string(reinterpret_cast<const char*>(recording.stack_bytes.data()) + stack.first_byte, 16),
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(recording.stack_bytes.bytes().data()) + stack.first_byte, 16),
             "ABCDEFGHIJKLMNOP");
   EXPECT_EQ(recording.samples[0].user_frames, 0u) << "user frames come from unwinding, not the callchain";
 }
