@@ -62,7 +62,7 @@ ImportDecision decide_import(const ImportOptions& options, const MeasuredMachine
   selection.max_level = options.report.level;
   selection.all_info = options.all_info;
   decision.nodes = schedule::select_nodes(model, selection);
-  check_perf_metrics_off(options.perf_metrics, model, vars, decision.nodes, resolver);
+  check_perf_metrics_choice(options.perf_metrics, model, vars, decision.nodes, resolver);
   decision.folded = std::make_shared<const model::FoldedModel>(model, vars);
   decision.identities = import::identities_for(decision.folded, decision.nodes, sample);
   const import::FallbackChoice fallbacks = import::fallbacks_for(decision.folded, decision.identities, sample);

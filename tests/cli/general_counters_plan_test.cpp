@@ -120,6 +120,24 @@ TEST(GeneralCountersPlan, RefusedWhereAModelHasNoGeneralCounterFormula) {
   std::filesystem::remove_all(dir);
 }
 
+// --perf-metrics on where the model has no register to read: refused, never
+// ignored, by stat and import alike.
+TEST(GeneralCountersPlan, OnIsRefusedWhereTheModelHasNoRegister) {
+  const std::string refusal =
+      "topdown: --perf-metrics on: model skl reads none of the nodes chosen from Intel's PERF_METRICS register (its "
+      "CPU has none, or these nodes come from general counters only); leave out --perf-metrics on\n";
+  const auto stat = run_command(kTopdown + " stat --cpu skl --perf-metrics on --print-perf -- true");
+  EXPECT_EQ(stat.exit_code, 125);
+  EXPECT_EQ(stat.err, refusal);
+  const std::string counts = ::testing::TempDir() + "/skl_counts_" + std::to_string(::getpid()) + ".txt";
+  std::ofstream(counts) << "CPU_CLK_UNHALTED.THREAD 1000\n";
+  const auto imported = run_command(kTopdown + " import --cpu skl --perf-metrics on " + counts);
+  EXPECT_EQ(imported.exit_code, 125);
+  EXPECT_EQ(imported.err, refusal);
+  std::filesystem::remove(counts);
+  EXPECT_EQ(run_command(kTopdown + " stat --cpu icl --perf-metrics on --print-perf -- true").exit_code, 0);
+}
+
 INSTANTIATE_TEST_SUITE_P(IceLakeAndLater, GeneralCountersPlan,
                          ::testing::Values("icl", "rkl", "tgl", "icx", "spr", "sprhbm", "emr", "gnr", "adl", "mtl",
                                            "lnl", "arl"));

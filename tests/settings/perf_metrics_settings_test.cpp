@@ -1,6 +1,7 @@
 // --perf-metrics off is honoured by every level a model computes from
 // general counters, and refused, naming the node and the field, where a
-// model reads a node from the PERF_METRICS register only.
+// model reads a node from the PERF_METRICS register only; --perf-metrics on
+// is refused where the model reads no chosen node from the register.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -32,7 +33,7 @@ class PerfMetricsOff : public ::testing::Test {
 };
 
 TEST_F(PerfMetricsOff, EveryNodeOfAGeneratedModelHasAGeneralCounterForm) {
-  EXPECT_NO_THROW(check_perf_metrics_off(Toggle::Off, model_, without_register_, tree(), resolver_));
+  EXPECT_NO_THROW(check_perf_metrics_choice(Toggle::Off, model_, without_register_, tree(), resolver_));
 }
 
 TEST_F(PerfMetricsOff, ANodeReadFromTheRegisterOnlyIsRefused) {
@@ -43,7 +44,7 @@ TEST_F(PerfMetricsOff, ANodeReadFromTheRegisterOnlyIsRefused) {
   EXPECT_THROW(
       {
         try {
-          check_perf_metrics_off(Toggle::Off, model_, without_register_, tree(), resolver_);
+          check_perf_metrics_choice(Toggle::Off, model_, without_register_, tree(), resolver_);
         } catch (const Error& error) {
           EXPECT_STREQ(error.what(),
                        "--perf-metrics off: model lnl reads Frontend_Bound from Intel's PERF_METRICS register only "
@@ -54,8 +55,33 @@ TEST_F(PerfMetricsOff, ANodeReadFromTheRegisterOnlyIsRefused) {
       },
       Error);
   // Only when the option asks for it, and only for the nodes chosen.
-  EXPECT_NO_THROW(check_perf_metrics_off(Toggle::Auto, model_, without_register_, tree(), resolver_));
-  EXPECT_NO_THROW(check_perf_metrics_off(Toggle::Off, model_, without_register_, {"Backend_Bound"}, resolver_));
+  EXPECT_NO_THROW(check_perf_metrics_choice(Toggle::Auto, model_, without_register_, tree(), resolver_));
+  EXPECT_NO_THROW(check_perf_metrics_choice(Toggle::Off, model_, without_register_, {"Backend_Bound"}, resolver_));
+}
+
+TEST_F(PerfMetricsOff, OnIsHonouredWhereTheModelReadsTheRegister) {
+  EXPECT_NO_THROW(check_perf_metrics_choice(Toggle::On, model_, without_register_, tree(), resolver_));
+}
+
+TEST(PerfMetricsOn, AModelWithoutTheRegisterRefusesIt) {
+  const model::Model skylake = model::load_model(kModels / "skl.model");
+  const events::Resolver resolver{events::offline_resolver_config(skylake)};
+  std::vector<std::string> nodes;
+  for (const model::Node& node : skylake.nodes) nodes.push_back(node.name);
+  EXPECT_THROW(
+      {
+        try {
+          check_perf_metrics_choice(Toggle::On, skylake, {false, false, false}, nodes, resolver);
+        } catch (const Error& error) {
+          EXPECT_STREQ(error.what(),
+                       "--perf-metrics on: model skl reads none of the nodes chosen from Intel's PERF_METRICS "
+                       "register (its CPU has none, or these nodes come from general counters only); leave out "
+                       "--perf-metrics on");
+          throw;
+        }
+      },
+      Error);
+  EXPECT_NO_THROW(check_perf_metrics_choice(Toggle::Off, skylake, {false, false, false}, nodes, resolver));
 }
 
 }  // namespace
