@@ -24,10 +24,12 @@ constexpr Rgb kGrew = {214, 39, 40};
 constexpr Rgb kShrank = {31, 119, 180};
 
 // The script's colour() does the same: grey for no change, red as the
-// node's share grew, blue as it shrank, full at kSaturation points.
-std::string diff_colour(const std::optional<double>& change) {
-  if (!change) return "rgb(221,221,221)";
-  const double t = std::clamp(*change / kSaturation, -1.0, 1.0);
+// node's share grew, blue as it shrank, full at kSaturation points; a
+// lighter grey where no change is known.
+constexpr const char* kChangeUnknown = "rgb(221,221,221)";
+
+std::string diff_colour(double change) {
+  const double t = std::clamp(change / kSaturation, -1.0, 1.0);
   const Rgb& to = t > 0 ? kGrew : kShrank;
   std::array<long, 3> rgb{};
   for (size_t i = 0; i < 3; ++i) rgb[i] = std::lround(kNoChange[i] + (to[i] - kNoChange[i]) * std::abs(t));
@@ -96,18 +98,24 @@ std::string frame_svg(const FlameDiff& flame, size_t f, const profile::FlameFram
                       uint32_t depth_max) {
   const profile::FlameFrame& frame = flame.b.frames[f];
   const eval::NodeResult* largest = largest_level1(frame.result.evaluation);
-  const std::optional<double> change = largest ? change_of(a, frame, largest->node->name) : std::nullopt;
   const double x = span.x * kFlameWidth;
   const double width = span.width * kFlameWidth;
   const double y = static_cast<double>(depth_max - frame.depth) * kFlameFrameHeight;
   const std::string& name = frame.result.function.name;
+  std::string change_text;                            // data-change: empty where not known
+  std::string fill = a ? kChangeUnknown : "#c5b0d5";  // a frame only B has is coloured apart
+  if (largest) {
+    if (const std::optional<double> change = change_of(a, frame, largest->node->name)) {
+      change_text = fmt::format("{:.1f}", *change);
+      fill = diff_colour(*change);
+    }
+  }
   return fmt::format(
       R"(<g class="frame{}" data-frame="{}" data-name="{}" data-node="{}" data-change="{}"><title>{}</title>)"
       R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{}" fill="{}"/><text x="{:.1f}" y="{:.1f}">{}</text></g>)",
-      a ? "" : " new", f, escape(name), largest ? class_name(largest->node->name) : "",
-      change ? fmt::format("{:.1f}", *change) : "", escape(tooltip(a, frame, flame, largest)), x, y, width,
-      kFlameFrameHeight - 1, a ? diff_colour(change) : "#c5b0d5", x + 3, y + kFlameFrameHeight - 5,
-      escape(flame_label(name, width)));
+      a ? "" : " new", f, escape(name), largest ? class_name(largest->node->name) : "", change_text,
+      escape(tooltip(a, frame, flame, largest)), x, y, width, kFlameFrameHeight - 1, fill, x + 3,
+      y + kFlameFrameHeight - 5, escape(flame_label(name, width)));
 }
 
 // The frames of A whose call path B does not have, under a frame B has (a
