@@ -120,14 +120,13 @@ void name_samples(recording::Recording& recording, Resolver& resolver) {
   // The stacks lie in the file about in time order: the memory of those
   // behind is given back as the unwinding goes (one read again comes from
   // the file).
-  constexpr uint64_t kReleaseEvery = 8 << 20;
   uint64_t released = 0;
   for (recording::Sample& sample : recording.samples) {
     feed_until(sample.time);
     if (sample.user_stack != recording::kNoStack) {
       const uint64_t stack_at = recording.user_stacks[sample.user_stack].first_byte;
       unwind_sample(recording, sample, resolver);
-      if (stack_at > released + kReleaseEvery) {
+      if (stack_at > released + recording::kStackReleaseStep) {
         recording.stack_bytes.release_before(stack_at);
         released = stack_at;
       }

@@ -393,7 +393,6 @@ Recording read_data_file(const std::string& path) {
   FileHeader file = read_file_start(path, all);
   std::size_t offset = kFileStartBytes + load_u64(all, 16);
   Reader reader(path, std::move(file), file_bytes);
-  constexpr std::size_t kReleaseEvery = 8 << 20;
   std::size_t released = 0;
   bool truncated = false;
   while (offset < all.size()) {
@@ -414,7 +413,7 @@ Recording read_data_file(const std::string& path) {
     offset += header.size;
     // The pages read need not stay: the stacks in them are read again, from
     // the file, when unwound.
-    if (offset - released >= kReleaseEvery) {
+    if (offset - released >= kStackReleaseStep) {
       file_bytes->release_before(offset);
       released = offset;
     }

@@ -12,6 +12,10 @@
 
 namespace topdown::recording {
 
+// How far a reader of the stack copies goes before it gives back the pages
+// behind it (MappedFile::release_before): few calls, little held.
+inline constexpr std::size_t kStackReleaseStep = std::size_t{8} << 20;
+
 class StackBytes {
  public:
   StackBytes() = default;
