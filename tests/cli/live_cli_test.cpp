@@ -119,8 +119,14 @@ TEST(LiveCli, SigintStopsSystemWideCountingAndPrintsTheSummary) {
 }
 
 TEST(LiveCli, SigtermIsForwardedToTheWorkloadAndReported) {
-  auto r =
-      run_command("sh -c '" + kStat + " -I 100 --json -- sleep 20 & pid=$!; sleep 0.5; kill -TERM $pid; wait $pid'");
+  // The signal comes after two intervals were written, however slowly
+  // topdown starts (a sanitized build, a busy machine): never before it
+  // counts. At most 20 s of waiting.
+  const std::string out = ::testing::TempDir() + "/sigterm-" + std::to_string(::getpid()) + ".json";
+  auto r = run_command("sh -c '" + kStat + " -I 100 --json -- sleep 20 2>" + out +
+                       " & pid=$!; i=0; while [ $i -lt 400 ] && [ $(wc -l <" + out +
+                       ") -lt 2 ]; do sleep 0.05; i=$((i+1)); done; kill -TERM $pid; wait $pid; s=$?; cat " + out +
+                       " >&2; rm -f " + out + "; exit $s'");
   EXPECT_EQ(r.exit_code, 128 + 15) << r.err;
   const std::vector<nlohmann::json> records = json_lines(r.err);
   ASSERT_GE(records.size(), 3u);
