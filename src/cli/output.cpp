@@ -64,6 +64,7 @@ ReportSink::ReportSink(std::string path, std::string_view option) : path_(std::m
   const std::string pattern = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
   std::vector<char> name(pattern.begin(), pattern.end());
   name.push_back('\0');
+  const EndingSignalsHeld held;  // until the file is registered for removal
   fd_ = ::mkstemp(name.data());
   if (fd_ < 0) {
     throw Error("cannot write output file " + path_ + ": " + std::strerror(errno) +

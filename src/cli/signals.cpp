@@ -1,5 +1,6 @@
 #include "cli/signals.h"
 
+#include <pthread.h>
 #include <unistd.h>
 
 #include <array>
@@ -22,6 +23,7 @@ struct Slot {
 };
 std::array<Slot, kSlots> temporaries;
 std::atomic<pid_t> owner{0};  // a forked child that has not exec'd yet leaves them be
+constexpr std::array kEndingSignals{SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1};
 
 void remove_temporaries_and_die(int signal) {
   if (::getpid() == owner.load()) {
@@ -52,8 +54,17 @@ void install_signal_handlers() {
   owner.store(::getpid());
   install(SIGPIPE, fail_the_write);
   install(SIGXFSZ, fail_the_write);
-  for (const int signal : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1}) install(signal, remove_temporaries_and_die);
+  for (const int signal : kEndingSignals) install(signal, remove_temporaries_and_die);
 }
+
+EndingSignalsHeld::EndingSignalsHeld() {
+  sigset_t held;
+  sigemptyset(&held);
+  for (const int signal : kEndingSignals) sigaddset(&held, signal);
+  ::pthread_sigmask(SIG_BLOCK, &held, &previous_);
+}
+
+EndingSignalsHeld::~EndingSignalsHeld() { ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
 
 void remove_on_signal(const std::string& path) {
   if (path.size() >= kPathBytes) throw Error("output path too long: " + path + "; choose a shorter one");

@@ -4,6 +4,7 @@
 // file size limit fails like any write error instead of killing topdown, and
 // a signal that ends topdown first removes the hidden temporary files of
 // outputs not yet complete.
+#include <csignal>
 #include <string>
 
 namespace topdown::cli {
@@ -17,5 +18,18 @@ void install_signal_handlers();
 // forget_temporary(path). Throws Error when too many are open at once.
 void remove_on_signal(const std::string& path);
 void forget_temporary(const std::string& path);
+
+// While alive, the signals that end topdown wait: a temporary file created
+// in its scope is registered with remove_on_signal before one can arrive.
+class EndingSignalsHeld {
+ public:
+  EndingSignalsHeld();
+  ~EndingSignalsHeld();
+  EndingSignalsHeld(const EndingSignalsHeld&) = delete;
+  EndingSignalsHeld& operator=(const EndingSignalsHeld&) = delete;
+
+ private:
+  sigset_t previous_{};
+};
 
 }  // namespace topdown::cli
