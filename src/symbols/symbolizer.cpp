@@ -38,8 +38,8 @@ const Location& resolve_in(CachedSymbols& table, uint64_t address, const char* m
   if (found != table.cache.end()) {
     return found->second;
   }
-  const NamedRange* range = table.symbols.find(address);
-  if (range == nullptr) {
+  const std::optional<NamedRange> range = table.symbols.find(address);
+  if (!range) {
     return unknown;
   }
   Location location;

@@ -1,9 +1,10 @@
 #include "symbols/text_symbols.h"
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <fstream>
-#include <sstream>
+#include <string_view>
 
 #include "symbols/demangle.h"
 
@@ -11,19 +12,26 @@ namespace topdown::symbols {
 
 namespace {
 
-bool is_function_type(const std::string& type) { return type == "t" || type == "T" || type == "w" || type == "W"; }
+bool is_function_type(std::string_view type) { return type == "t" || type == "T" || type == "w" || type == "W"; }
 
-bool parse_hex(const std::string& text, uint64_t& value) {
-  if (text.empty()) {
-    return false;
+// Hex digits, with or without 0x (JIT writers differ; perf takes both).
+bool parse_hex(std::string_view text, uint64_t& value) {
+  if (text.starts_with("0x") || text.starts_with("0X")) text.remove_prefix(2);
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, 16);
+  return !text.empty() && error == std::errc() && end == text.data() + text.size();
+}
+
+// The next field of `line` separated by blanks, taken off its front.
+std::string_view next_field(std::string_view& line) {
+  const size_t start = line.find_first_not_of(" \t");
+  if (start == std::string_view::npos) {
+    line = {};
+    return {};
   }
-  size_t used = 0;
-  try {
-    value = std::stoull(text, &used, 16);
-  } catch (const std::exception&) {
-    return false;
-  }
-  return used == text.size();
+  const size_t end = line.find_first_of(" \t", start);
+  const std::string_view field = line.substr(start, end == std::string_view::npos ? line.size() - start : end - start);
+  line.remove_prefix(end == std::string_view::npos ? line.size() : end);
+  return field;
 }
 
 }  // namespace
@@ -36,57 +44,57 @@ SortedSymbols read_kallsyms(const std::string& path, std::string& warning) {
               "kernel.kptr_restrict=0";
     return {};
   }
-  std::vector<NamedRange> ranges;
+  SortedSymbols symbols;
   bool any_function = false;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::string address_text;
-    std::string type;
-    std::string name;
+  std::string text;
+  while (std::getline(in, text)) {
+    std::string_view line = text;
+    const std::string_view address_text = next_field(line);
+    const std::string_view type = next_field(line);
+    const std::string_view name = next_field(line);
     uint64_t address = 0;
-    if (!(fields >> address_text >> type >> name) || !parse_hex(address_text, address) || !is_function_type(type)) {
+    if (name.empty() || !parse_hex(address_text, address) || !is_function_type(type)) {
       continue;
     }
     any_function = true;
     if (address != 0) {
-      ranges.push_back({address, 0, name});
+      symbols.add(address, 0, name);
     }
   }
-  if (ranges.empty()) {
+  if (symbols.empty()) {
     warning = any_function ? path +
                                  " shows every kernel address as 0 (kernel.kptr_restrict): kernel samples show as "
                                  "[unknown]; report as root or with sysctl kernel.kptr_restrict=0"
                            : path + " lists no kernel functions: kernel samples show as [unknown]";
     return {};
   }
-  return SortedSymbols(std::move(ranges));
+  symbols.sort();
+  return symbols;
 }
 
 SortedSymbols read_perf_map(const std::string& path) {
   std::ifstream in(path);
-  std::vector<NamedRange> ranges;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::string start_text;
-    std::string size_text;
+  SortedSymbols symbols;
+  std::string text;
+  while (std::getline(in, text)) {
+    std::string_view line = text;
     uint64_t start = 0;
     uint64_t size = 0;
-    if (!(fields >> start_text >> size_text) || !parse_hex(start_text, start) || !parse_hex(size_text, size) ||
-        size == 0 || start + size < start) {
+    if (!parse_hex(next_field(line), start) || !parse_hex(next_field(line), size) || size == 0 ||
+        start + size < start) {
       continue;
     }
-    std::string name;
-    std::getline(fields >> std::ws, name);
+    const size_t name_start = line.find_first_not_of(" \t");
+    std::string_view name = name_start == std::string_view::npos ? std::string_view() : line.substr(name_start);
     if (!name.empty() && name.back() == '\r') {
-      name.pop_back();
+      name.remove_suffix(1);
     }
     if (!name.empty()) {
-      ranges.push_back({start, start + size, demangle(name.c_str())});
+      symbols.add(start, start + size, demangle(std::string(name).c_str()));
     }
   }
-  return SortedSymbols(std::move(ranges));
+  symbols.sort();
+  return symbols;
 }
 
 }  // namespace topdown::symbols
