@@ -14,6 +14,7 @@
 #include "profile/attribute.h"
 #include "profile/call_stacks.h"
 #include "profile/name_samples.h"
+#include "profile/sample_survey.h"
 #include "recording/core_types.h"
 #include "recording/data_file.h"
 #include "recording/perf_script.h"
@@ -119,9 +120,15 @@ std::vector<model::Model> recorded_models(const ProfileOptions& options, const r
 }
 
 // Names the samples of topdown's own data file through the processes'
-// mappings, and passes the symbolizer's warnings on.
+// mappings, and passes the symbolizer's warnings on. A first pass finds what
+// needs reading: the DWARF of the files holding samples, the kernel
+// functions at the addresses met.
 void symbolize(recording::Recording& recording) {
   symbols::Symbolizer symbolizer;
+  const profile::SampleSurvey survey = profile::survey_samples(recording, symbolizer);
+  symbolizer.restart();
+  symbolizer.read_dwarf_of(survey.files_holding(profile::kDwarfShare));
+  symbolizer.expect_kernel_addresses(survey.kernel_addresses);
   profile::name_samples(recording, symbolizer);
   for (const std::string& warning : symbolizer.warnings()) recording.warnings.push_back(warning);
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "profile/task_replay.h"
 #include "recording/recording.h"
 #include "symbols/unwinder.h"
 
@@ -78,51 +79,14 @@ void name_samples(recording::Recording& recording, Resolver& resolver) {
     }
   };
   std::unordered_map<FrameKey, uint32_t, FrameKeyHash> frame_symbols;
-  // Records of one instant: mappings and task events before the samples.
-  size_t next_mapping = 0;
-  size_t next_task = 0;
-  auto feed_until = [&](uint64_t time) {
-    while (true) {
-      const bool mapping_next = next_mapping < recording.mappings.size() &&
-                                recording.mappings[next_mapping].time <= time &&
-                                (next_task >= recording.tasks.size() ||
-                                 recording.mappings[next_mapping].time <= recording.tasks[next_task].time);
-      if (mapping_next) {
-        const recording::Mapping& m = recording.mappings[next_mapping++];
-        if (m.executable) {
-          resolver.map(m.pid, m.start, m.length, m.file_offset, m.path, m.build_id);
-          frame_symbols.clear();
-        }
-        continue;
-      }
-      if (next_task >= recording.tasks.size() || recording.tasks[next_task].time > time) return;
-      const recording::Task& task = recording.tasks[next_task++];
-      switch (task.kind) {
-        case recording::Task::Kind::Exec:
-          resolver.exec(task.pid);
-          frame_symbols.clear();
-          break;
-        case recording::Task::Kind::Fork:
-          if (task.pid == task.tid) resolver.fork(task.pid, task.parent_pid);  // a new thread shares its maps
-          break;
-        case recording::Task::Kind::Exit:
-          if (task.pid == task.tid) {
-            resolver.exit(task.pid);
-            frame_symbols.clear();
-          }
-          break;
-        case recording::Task::Kind::Comm:
-          break;
-      }
-    }
-  };
+  TaskReplay replay(recording, resolver);
   recording::Frames& frames = recording.frames;
   // The stacks lie in the file about in time order: the memory of those
   // behind is given back as the unwinding goes (one read again comes from
   // the file).
   uint64_t released = 0;
   for (recording::Sample& sample : recording.samples) {
-    feed_until(sample.time);
+    if (replay.until(sample.time)) frame_symbols.clear();
     if (sample.user_stack != recording::kNoStack) {
       const uint64_t stack_at = recording.user_stacks[sample.user_stack].first_byte;
       unwind_sample(recording, sample, resolver);

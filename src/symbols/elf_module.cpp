@@ -39,6 +39,14 @@ std::string to_hex(const void* bytes, size_t size) {
   return hex;
 }
 
+// A .debug_info section (or its compressed .zdebug_info spelling).
+bool is_debug_info(Elf* elf, const GElf_Shdr& header) {
+  size_t names = 0;
+  if (elf_getshdrstrndx(elf, &names) != 0) return false;
+  const char* name = elf_strptr(elf, names, header.sh_name);
+  return name != nullptr && (std::strcmp(name, ".debug_info") == 0 || std::strcmp(name, ".zdebug_info") == 0);
+}
+
 std::string lower(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
   return text;
@@ -143,15 +151,19 @@ void ElfModule::open() {
 }
 
 bool ElfModule::is_stripped() const {
-  Dwarf_Addr dwarf_bias = 0;
-  if (dwfl_module_getdwarf(module_, &dwarf_bias) != nullptr) {
-    return false;  // debug info, found beside it or under /usr/lib/debug, has the full symbol table
+  // The symbol table libdwfl found (FunctionIndex read it) is the file's own
+  // or its separate debug file's; asking for the DWARF instead would
+  // decompress all of it (15 MB for libc) to answer yes or no.
+  const char* debug_file = nullptr;
+  dwfl_module_info(module_, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, &debug_file);
+  if (debug_file != nullptr) {
+    return false;
   }
   Dwarf_Addr bias = 0;
   Elf* elf = dwfl_module_getelf(module_, &bias);
   for (Elf_Scn* section = elf_nextscn(elf, nullptr); section != nullptr; section = elf_nextscn(elf, section)) {
     GElf_Shdr header;
-    if (gelf_getshdr(section, &header) != nullptr && header.sh_type == SHT_SYMTAB) {
+    if (gelf_getshdr(section, &header) != nullptr && (header.sh_type == SHT_SYMTAB || is_debug_info(elf, header))) {
       return false;
     }
   }
@@ -199,6 +211,9 @@ Location ElfModule::look_up(uint64_t file_offset) {
   Dwarf_Addr address = segment->address + (file_offset - segment->file_offset) + bias_;
   if (const std::string* function = functions_.find(address)) {
     location.function = *function;
+  }
+  if (!reads_dwarf_) {
+    return location;
   }
   add_inlined_names(address, location);
   if (lines_) {

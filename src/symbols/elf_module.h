@@ -30,6 +30,11 @@ class ElfModule {
 
   // The location of the byte at `file_offset` of the file.
   const Location& resolve(uint64_t file_offset);
+  // Whether locations get their source line and inlined functions, which
+  // come from the file's DWARF (often most of its size once decompressed);
+  // without, functions come from the symbol table alone. Set before the
+  // first resolve(); on by default.
+  void read_dwarf(bool reads) { reads_dwarf_ = reads; }
 
   const std::string& path() const { return path_; }
   // What to add to the file's ELF addresses for where it runs when the byte
@@ -53,6 +58,7 @@ class ElfModule {
   std::string path_;
   std::string recorded_build_id_;
   bool lines_;
+  bool reads_dwarf_ = true;
   bool opened_ = false;
   Dwfl* dwfl_ = nullptr;
   Dwfl_Module* module_ = nullptr;  // null when the file cannot be used

@@ -1,5 +1,6 @@
 #include "symbols/symbolizer.h"
 
+#include <optional>
 #include <unordered_map>
 
 #include "symbols/address_space.h"
@@ -62,6 +63,8 @@ struct Symbolizer::State {
   std::unordered_map<uint32_t, CachedSymbols> jit_by_pid;
   bool kernel_read = false;
   CachedSymbols kernel;
+  std::optional<std::vector<uint64_t>> kernel_addresses;       // none: every kernel function is kept
+  std::optional<std::unordered_set<std::string>> dwarf_files;  // none: every file's DWARF is read
   // Per process, the unwinder of the address space it was built for: any
   // change of the mappings makes a new space (the one held here is shared),
   // so a different pointer means a new unwinder.
@@ -92,6 +95,7 @@ struct Symbolizer::State {
     auto& module = modules[path + '\n' + build_id];
     if (!module) {
       module = std::make_unique<ElfModule>(path, build_id, options.lines, warnings);
+      if (dwarf_files) module->read_dwarf(dwarf_files->contains(path));
     }
     return module.get();
   }
@@ -120,7 +124,8 @@ struct Symbolizer::State {
       kernel_read = true;
       if (!options.kallsyms.empty()) {
         std::string warning;
-        kernel.symbols = read_kallsyms(options.kallsyms, warning);
+        kernel.symbols = read_kallsyms(options.kallsyms, warning, kernel_addresses ? &*kernel_addresses : nullptr);
+        kernel_addresses.reset();
         if (!warning.empty()) {
           warnings.add(warning);
         }
@@ -214,6 +219,27 @@ void Symbolizer::unwind(uint32_t pid, uint32_t tid, const UserState& state, std:
     return;
   }
   state_->unwinder_for(pid, process->second).unwind(tid, state, max_frames, frames);
+}
+
+const std::string* Symbolizer::file_at(uint32_t pid, uint64_t ip) const {
+  auto process = state_->processes.find(pid);
+  if (process == state_->processes.end()) return nullptr;
+  const Mapping* mapping = process->second->find(ip);
+  return mapping != nullptr && mapping->module != nullptr ? &mapping->module->path() : nullptr;
+}
+
+void Symbolizer::restart() {
+  state_->processes.clear();
+  state_->unwinders.clear();
+}
+
+void Symbolizer::read_dwarf_of(std::unordered_set<std::string> files) {
+  for (const auto& [key, module] : state_->modules) module->read_dwarf(files.contains(module->path()));
+  state_->dwarf_files = std::move(files);
+}
+
+void Symbolizer::expect_kernel_addresses(std::vector<uint64_t> addresses) {
+  state_->kernel_addresses = std::move(addresses);
 }
 
 std::vector<std::string> Symbolizer::warnings() const { return state_->warnings.lines(); }

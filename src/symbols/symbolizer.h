@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "symbols/unwinder.h"
@@ -46,6 +47,21 @@ class Symbolizer {
   // addresses cost a hash lookup, and a library mapped by many processes is
   // read once. The Location stays valid as long as the Symbolizer.
   const Location& resolve(uint32_t pid, uint64_t ip, bool kernel);
+
+  // The file mapped at `ip` of `pid` now, null when none is; reads nothing.
+  const std::string* file_at(uint32_t pid, uint64_t ip) const;
+  // Forgets every process's mappings, to be fed the recording again from
+  // its start; the files read so far stay read.
+  void restart();
+  // Source lines and inlined functions come from a file's DWARF, for a
+  // system library mostly its separate debug file, decompressed whole (libc's
+  // is 15 MB): only `files` get them; the others' locations name the
+  // function from the symbol table alone. Before the first resolve().
+  void read_dwarf_of(std::unordered_set<std::string> files);
+  // The kernel addresses resolve() will be asked for (sorted): only their
+  // functions are kept of /proc/kallsyms, instead of all 100,000 and more.
+  // Others resolve to [unknown]. Before the first kernel resolve().
+  void expect_kernel_addresses(std::vector<uint64_t> addresses);
 
   // Appends the user-mode call stack of thread `tid` of `pid` at a sample
   // that saved `state` (record --call-graph dwarf), innermost first, at most

@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "profile/attribute.h"
 #include "profile/name_samples.h"
+#include "profile/sample_survey.h"
 #include "support/temp_tree.h"
 
 namespace topdown::profile {
@@ -290,6 +291,10 @@ struct FakeResolver {
     calls.push_back("fork");
   }
   void exit(uint32_t pid) { calls.push_back("exit " + std::to_string(pid)); }
+  const std::string* file_at(uint32_t pid, uint64_t) const {
+    auto found = mapped.find(pid);
+    return found == mapped.end() ? nullptr : &found->second;
+  }
   const Location& resolve(uint32_t pid, uint64_t ip, bool) {
     calls.push_back("resolve " + std::to_string(ip));
     auto found = mapped.find(pid);
@@ -383,6 +388,45 @@ TEST(NameSamples, FeedsMappingsAndTasksInTimeOrderAndInternsPlaces) {
   EXPECT_EQ(recording.symbols[recording.samples[3].symbol].function, "other");
   EXPECT_EQ(recording.symbols[recording.samples[3].symbol].file, "x.c");
   EXPECT_EQ(recording.samples[3].symbol, recording.samples[4].symbol);
+}
+
+// The pass before naming: samples by the file they were taken in (kernel
+// time by the user function that entered the kernel), and every kernel
+// address naming will look up.
+TEST(SurveySamples, CountsSamplesByFileAndCollectsKernelAddresses) {
+  recording::Recording recording;
+  recording.header.groups.push_back(group_of({"cpu-clock"}));
+  recording.mappings.push_back({10, 5, 0x1000, 0x1000, 0, "/bin/a", "", true});
+  recording.mappings.push_back({30, 6, 0x1000, 0x1000, 0, "/lib/b.so", "", true});
+  recording.tasks.push_back({recording::Task::Kind::Exec, 20, 5, 5, 0, "a"});
+  auto add = [&](uint64_t time, uint32_t pid, uint64_t ip, bool kernel, uint64_t user_ip) {
+    recording::Sample sample;
+    sample.time = time;
+    sample.pid = pid;
+    sample.ip = ip;
+    sample.kernel = kernel;
+    sample.user_ip = user_ip;
+    sample.first_frame = static_cast<uint32_t>(recording.frames.addresses.size());
+    if (kernel) {
+      sample.kernel_frames = 2;
+      recording.frames.addresses.insert(recording.frames.addresses.end(), {ip, 0xffff2000});
+      recording.frames.symbols.insert(recording.frames.symbols.end(), 2, recording::kNoSymbol);
+    }
+    recording.samples.push_back(sample);
+  };
+  add(15, 5, 0x1100, false, 0);          // /bin/a
+  add(16, 5, 0xffff1000, true, 0x1200);  // kernel time charged to /bin/a
+  add(21, 5, 0x1100, false, 0);          // after exec: no file
+  add(31, 6, 0x1100, false, 0);          // /lib/b.so
+  add(32, 6, 0xffff3000, true, 0);       // a kernel thread's own time
+  FakeResolver resolver;
+  const SampleSurvey survey = survey_samples(recording, resolver);
+  EXPECT_EQ(survey.samples, 5u);
+  EXPECT_EQ(survey.by_file, (std::unordered_map<std::string, uint64_t>{{"/bin/a", 2}, {"/lib/b.so", 1}}));
+  EXPECT_EQ(survey.kernel_addresses,
+            (std::vector<uint64_t>{0xffff0fff, 0xffff1000, 0xffff1fff, 0xffff2000, 0xffff2fff, 0xffff3000}));
+  EXPECT_EQ(survey.files_holding(0.4), (std::unordered_set<std::string>{"/bin/a"}));
+  EXPECT_EQ(survey.files_holding(0.2), (std::unordered_set<std::string>{"/bin/a", "/lib/b.so"}));
 }
 
 }  // namespace

@@ -122,6 +122,27 @@ TEST(ElfSymbols, InlinedCodeIsChargedToItsCallerWithTheInlineName) {
   EXPECT_GT(inlined_addresses, 0) << "no address of compute() is in the inlined mix_step";
 }
 
+// The files left out of read_dwarf_of name their functions from the symbol
+// table alone; the chosen ones keep lines and inlined functions.
+TEST(ElfSymbols, DwarfIsReadForTheChosenFilesOnly) {
+  Symbolizer symbolizer;
+  map_self(symbolizer, kPid);
+  const std::string program = mapping_of(reinterpret_cast<uintptr_t>(&here::marker)).path;
+  symbolizer.read_dwarf_of({program});
+  const Location& own = symbolizer.resolve(kPid, reinterpret_cast<uintptr_t>(&here::marker), false);
+  EXPECT_EQ(own.line, here::kMarkerLine);
+  uintptr_t start = address_of_compute();
+  size_t size = symbol_size(start);
+  ASSERT_GT(size, 0u);
+  for (uintptr_t address = start; address < start + size; ++address) {
+    const Location& location = symbolizer.resolve(kPid, address, false);
+    ASSERT_EQ(location.function, "fixture::Widget::compute(int) const") << "at +" << address - start;
+    ASSERT_EQ(location.inline_chain, std::vector<std::string>{}) << "at +" << address - start;
+    ASSERT_EQ(location.file, "");
+  }
+  EXPECT_EQ(symbolizer.warnings(), std::vector<std::string>{}) << "a library without its DWARF read is not stripped";
+}
+
 // The fixture library as another process would map it: at `start`, its text
 // where the loader put it in this process.
 struct MappedCopy {

@@ -68,6 +68,34 @@ TEST(KernelSymbols, NoKallsymsWantedMeansNoWarning) {
   EXPECT_EQ(symbolizer.warnings(), std::vector<std::string>{});
 }
 
+// Of a kernel's 100,000 and more functions, those at the expected addresses
+// are kept, each to its true end, whatever order kallsyms lists them in.
+TEST(KernelSymbols, ExpectedAddressesKeepTheirFunctionsOnly) {
+  ScratchDir scratch;
+  const std::string path = (scratch.path() / "kallsyms").string();
+  std::ofstream(path) << "ffffffff81003000 T __x64_sys_write\n"
+                         "ffffffff81001000 t do_one_initcall\n"
+                         "ffffffff81000000 T _stext\n"
+                         "ffffffff81002000 D some_data_that_is_not_code\n"
+                         "ffffffff81003800 W weak_kernel_function\n"
+                         "ffffffff81000000 T startup_64\n"
+                         "ffffffffc0a01000 t ext4_file_read_iter\t[ext4]\n";
+  Symbolizer symbolizer(with_kallsyms(path));
+  symbolizer.expect_kernel_addresses(
+      {0xffffffff80000000, 0xffffffff81000010, 0xffffffff81002010, 0xffffffff81003900, 0xffffffffc0a01abc});
+  EXPECT_EQ(symbolizer.resolve(1, 0xffffffff80000000, true).function, "[unknown]");
+  EXPECT_EQ(symbolizer.resolve(1, 0xffffffff81000010, true).function, "startup_64") << "of one start, the last listed";
+  EXPECT_EQ(symbolizer.resolve(1, 0xffffffff81002010, true).function, "do_one_initcall");
+  EXPECT_EQ(symbolizer.resolve(1, 0xffffffff81003900, true).function, "weak_kernel_function");
+  EXPECT_EQ(symbolizer.resolve(1, 0xffffffffc0a01abc, true).function, "ext4_file_read_iter");
+  // Not expected: inside a kept function it is still that function; where
+  // no kept function reaches it is unknown, never the wrong function.
+  EXPECT_EQ(symbolizer.resolve(1, 0xffffffff81001004, true).function, "do_one_initcall");
+  EXPECT_EQ(symbolizer.resolve(1, 0xffffffff81000fff, true).function, "startup_64");
+  EXPECT_EQ(symbolizer.resolve(1, 0xffffffff81003010, true).function, "[unknown]");
+  EXPECT_EQ(symbolizer.warnings(), std::vector<std::string>{});
+}
+
 class JitSymbols : public ::testing::Test {
  protected:
   JitSymbols() {
