@@ -123,7 +123,9 @@ TEST(LiveCli, SigtermIsForwardedToTheWorkloadAndReported) {
   // topdown starts (a sanitized build, a busy machine): never before it
   // counts. At most 20 s of waiting.
   const std::string out = ::testing::TempDir() + "/sigterm-" + std::to_string(::getpid()) + ".json";
-  auto r = run_command("sh -c '" + kStat + " -I 100 --json -- sleep 20 2>" + out +
+  // The file exists before the loop reads it: the shell's own complaint
+  // about a missing file would land in the report stream.
+  auto r = run_command("sh -c ': >" + out + "; " + kStat + " -I 100 --json -- sleep 20 2>" + out +
                        " & pid=$!; i=0; while [ $i -lt 400 ] && [ $(wc -l <" + out +
                        ") -lt 2 ]; do sleep 0.05; i=$((i+1)); done; kill -TERM $pid; wait $pid; s=$?; cat " + out +
                        " >&2; rm -f " + out + "; exit $s'");
