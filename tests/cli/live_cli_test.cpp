@@ -110,7 +110,13 @@ TEST(LiveCli, SigintStopsSystemWideCountingAndPrintsTheSummary) {
   if (!system_wide_permitted()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
   // A background command of a non-interactive shell ignores SIGINT unless it
   // installs a handler, as topdown does while counting.
-  auto r = run_command("sh -c '" + kStat + " -a -I 100 --columns & pid=$!; sleep 0.6; kill -INT $pid; wait $pid'");
+  // The signal comes once the header and two intervals are written, however
+  // slowly topdown starts (at most 20 s of waiting).
+  const std::string out = ::testing::TempDir() + "/sigint-" + std::to_string(::getpid()) + ".txt";
+  auto r = run_command("sh -c ': >" + out + "; " + kStat + " -a -I 100 --columns 2>" + out +
+                       " & pid=$!; i=0; while [ $i -lt 400 ] && [ $(wc -l <" + out +
+                       ") -lt 3 ]; do sleep 0.05; i=$((i+1)); done; kill -INT $pid; wait $pid; s=$?; cat " + out +
+                       " >&2; rm -f " + out + "; exit $s'");
   EXPECT_EQ(r.exit_code, 130) << r.err;
   const std::vector<std::string> lines = lines_of(r.err);
   ASSERT_GE(lines.size(), 5u) << r.err;

@@ -118,8 +118,15 @@ TEST_F(RecordCli, SigintStopsAndLeavesAWholeFile) {
 }
 
 TEST_F(RecordCli, SigkillLeavesAReadablePrefix) {
-  const auto r = run_command(kRecord + " -o " + file_ + " -- timeout 2 sh -c 'while :; do :; done' & pid=$!; " +
-                             "sleep 1; kill -KILL $pid; wait $pid; status=$?; sleep 1.2; exit $status");
+  // SIGKILL once the file holds a few hundred samples, however slowly
+  // topdown starts (at most 20 s of waiting); the spinner, orphaned, is
+  // ended after.
+  const std::string spinner = file_ + ".spinner";
+  const auto r = run_command(
+      kRecord + " -o " + file_ + " -- sh -c 'echo $$ >" + spinner +
+      "; exec timeout 60 sh -c \"while :; do :; done\"' & pid=$!; i=0; " + "while [ $i -lt 400 ] && [ $(stat -c %s " +
+      file_ + " 2>/dev/null || echo 0) -lt 40000 ]; do sleep 0.05; i=$((i+1)); done; " +
+      "kill -KILL $pid; wait $pid; status=$?; kill $(cat " + spinner + "); rm -f " + spinner + "; exit $status");
   EXPECT_EQ(r.exit_code, 137) << r.err;
   const recording::Recording recording = recording::read_data_file(file_);
   EXPECT_GT(recording.samples.size(), 20u);  // drained every 250 ms, however little CPU the spinner got
