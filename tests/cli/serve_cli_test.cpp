@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "run_command.h"
+#include "serve_process.h"
 #include "support/sanitizers.h"
 #include "support/scratch_cgroup.h"
 #include "support/serve_harness.h"
@@ -17,58 +18,18 @@
 namespace topdown::testing {
 namespace {
 
-const std::string kModel = std::string(TOPDOWN_SOURCE_DIR) + "/tests/data/software.model";
-
-std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "/serve-" + std::to_string(::getpid()) + "-" + name;
-}
-
-// `topdown serve` with the software model on a free loopback port.
-struct Server {
-  int port = free_port();
-  std::string log = temp_path("serve.log");
-  Child child;
-  explicit Server(const std::vector<std::string>& options) : child(arguments(options, port), log) {}
-  static std::vector<std::string> arguments(std::vector<std::string> options, int port) {
-    std::vector<std::string> argv = {TOPDOWN_BIN, "serve",    "--model",
-                                     kModel,      "--listen", "127.0.0.1:" + std::to_string(port)};
-    argv.insert(argv.end(), options.begin(), options.end());
-    return argv;
-  }
-  bool ready() { return wait_for_http(port, "/report", std::chrono::seconds(10)); }
-  std::string scrape() {
-    const HttpResponse result = HttpClient(port).get("/metrics");
-    return result.status == 200 ? result.body : "";
-  }
-};
-
-bool permitted() {
-  return run_command(std::string(TOPDOWN_BIN) + " stat --model " + kModel + " -a -- true").exit_code == 0;
-}
-
 TEST(ServeCli, PrometheusStoresWhatTopdownServed) {
-  if (!permitted()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
+  if (!may_count_every_cpu()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
   if (std::system("command -v prometheus >/dev/null 2>&1") != 0) GTEST_SKIP() << "prometheus is not installed";
-  Server serve({"-I", "500", "--per-thread"});
+  ServeProcess serve({"-I", "500", "--per-thread"});
   ASSERT_TRUE(serve.ready()) << slurp(serve.log);
 
-  const std::string dir = temp_path("prometheus");
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir + "/prometheus.yml") << "global:\n  scrape_interval: 1s\n  scrape_timeout: 900ms\n"
-                                         << "scrape_configs:\n  - job_name: topdown\n    static_configs:\n"
-                                         << "      - targets: ['127.0.0.1:" << serve.port << "']\n";
-  const int prometheus_port = free_port();
-  Child prometheus({"prometheus", "--config.file=" + dir + "/prometheus.yml", "--storage.tsdb.path=" + dir + "/data",
-                    "--web.listen-address=127.0.0.1:" + std::to_string(prometheus_port), "--log.level=warn"},
-                   dir + "/prometheus.log");
+  PrometheusProcess prometheus("prometheus", {serve.port});
 
   // What topdown served for each interval, by its number (topdown_intervals_total),
   // until Prometheus has scraped four times (it takes a few seconds to start).
-  HttpClient api(prometheus_port);
-  const auto scrapes_stored = [&api] {
-    const HttpResponse count =
-        api.get("/api/v1/query?query=" + api.escape("count_over_time(topdown_intervals_total[60s])"));
+  const auto scrapes_stored = [&prometheus] {
+    const HttpResponse count = prometheus.query("count_over_time(topdown_intervals_total[60s])");
     if (count.status != 200) return 0;
     const nlohmann::json answer = nlohmann::json::parse(count.body);
     const auto& result = answer["data"]["result"];
@@ -84,10 +45,9 @@ TEST(ServeCli, PrometheusStoresWhatTopdownServed) {
     if (round % 10 == 0 && scrapes_stored() >= 5) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  ASSERT_TRUE(prometheus.running()) << slurp(dir + "/prometheus.log");
-  const HttpResponse result =
-      api.get("/api/v1/query?query=" + api.escape(R"({__name__=~"topdown_.+",job="topdown"}[30s])"));
-  ASSERT_TRUE(result) << slurp(dir + "/prometheus.log");
+  ASSERT_TRUE(prometheus.child.running()) << prometheus.log();
+  const HttpResponse result = prometheus.query(R"({__name__=~"topdown_.+",job="topdown"}[30s])");
+  ASSERT_TRUE(result) << prometheus.log();
   ASSERT_EQ(result.status, 200) << result.body;
   const nlohmann::json answer = nlohmann::json::parse(result.body);
   // Per scrape (its timestamp): the series stored.
@@ -131,19 +91,19 @@ TEST(ServeCli, PrometheusStoresWhatTopdownServed) {
   }
   EXPECT_TRUE(has_ratio);
 
-  prometheus.signal(SIGTERM);
-  EXPECT_TRUE(prometheus.wait(std::chrono::seconds(10)).has_value());
+  prometheus.child.signal(SIGTERM);
+  EXPECT_TRUE(prometheus.child.wait(std::chrono::seconds(10)).has_value());
   serve.child.signal(SIGTERM);
   EXPECT_EQ(serve.child.wait(std::chrono::seconds(10)), 0) << slurp(serve.log);
-  std::filesystem::remove_all(dir);
+  std::filesystem::remove_all(prometheus.dir);
 }
 
 TEST(ServeCli, PromtoolAcceptsALiveScrape) {
-  if (!permitted()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
+  if (!may_count_every_cpu()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
   if (std::system("command -v promtool >/dev/null 2>&1") != 0) GTEST_SKIP() << "promtool is not installed";
-  Server serve({"-I", "200", "-l", "2"});
+  ServeProcess serve({"-I", "200", "-l", "2"});
   ASSERT_TRUE(serve.ready()) << slurp(serve.log);
-  const std::string scrape = temp_path("scrape.prom");
+  const std::string scrape = serve_temp_path("scrape.prom");
   std::ofstream(scrape) << serve.scrape();
   const CommandResult checked = run_command("sh -c 'promtool check metrics <" + scrape + "'");
   EXPECT_EQ(checked.exit_code, 0) << checked.out << checked.err;
@@ -151,8 +111,8 @@ TEST(ServeCli, PromtoolAcceptsALiveScrape) {
 }
 
 TEST(ServeCli, SighupIsHarmlessAndSigtermStopsCleanly) {
-  if (!permitted()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
-  Server serve({"-I", "100"});
+  if (!may_count_every_cpu()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
+  ServeProcess serve({"-I", "100"});
   ASSERT_TRUE(serve.ready()) << slurp(serve.log);
   serve.child.signal(SIGHUP);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -166,7 +126,8 @@ TEST(ServeCli, SighupIsHarmlessAndSigtermStopsCleanly) {
 }
 
 TEST(ServeCli, ABadListenAddressIsOneLine) {
-  const CommandResult r = run_command(std::string(TOPDOWN_BIN) + " serve --model " + kModel + " --listen 10.0.0.1");
+  const CommandResult r =
+      run_command(std::string(TOPDOWN_BIN) + " serve --model " + kSoftwareModel + " --listen 10.0.0.1");
   EXPECT_EQ(r.exit_code, 125);
   EXPECT_EQ(r.err,
             "topdown: --listen '10.0.0.1': no port; give ADDRESS:PORT with a numeric address and a port 0-65535, e.g. "
@@ -174,16 +135,16 @@ TEST(ServeCli, ABadListenAddressIsOneLine) {
 }
 
 TEST(ServeCli, EachCgroupIsServedAsItsOwnScope) {
-  if (!permitted()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
+  if (!may_count_every_cpu()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
   std::string why_not;
   const auto busy_group = ScratchCgroup::create("busy", why_not);
   const auto idle_group = ScratchCgroup::create("idle", why_not);
   if (!busy_group || !idle_group) GTEST_SKIP() << why_not;
   {
     // Spins until killed; moved into its cgroup before serve starts.
-    Child busy({"sh", "-c", "while :; do :; done"}, temp_path("busy.log"));
+    Child busy({"sh", "-c", "while :; do :; done"}, serve_temp_path("busy.log"));
     ASSERT_TRUE(busy_group->add(busy.pid()));
-    Server serve({"-I", "200", "--cgroup", busy_group->name() + "," + idle_group->directory().string()});
+    ServeProcess serve({"-I", "200", "--cgroup", busy_group->name() + "," + idle_group->directory().string()});
     ASSERT_TRUE(serve.ready()) << slurp(serve.log);
     const SeriesKey busy_on_cpu{"topdown_node_ratio",
                                 {{"node", "On_CPU"},
@@ -260,14 +221,14 @@ std::set<std::string> cgroups_served(const std::string& text) {
 }
 
 TEST(ServeCli, CgroupsUnderAPathAreFollowedAsTheyAreMadeAndRemoved) {
-  if (!permitted()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
+  if (!may_count_every_cpu()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
   std::string why_not;
   const auto top = ScratchCgroup::create("tree", why_not);
   if (!top) GTEST_SKIP() << why_not;
   constexpr int kMade = 20;
   const auto child_name = [&](int i) { return top->name() + "/c" + std::to_string(i); };
   const auto child_directory = [&](int i) { return top->directory() / ("c" + std::to_string(i)); };
-  Server serve({"-I", "200", "--cgroups-under", top->name()});
+  ServeProcess serve({"-I", "200", "--cgroups-under", top->name()});
   ASSERT_TRUE(serve.ready()) << slurp(serve.log);
   // Scrapes until `done` says the served cgroups are as awaited, for up to 20 s.
   std::string text;
@@ -283,7 +244,7 @@ TEST(ServeCli, CgroupsUnderAPathAreFollowedAsTheyAreMadeAndRemoved) {
   {
     // Made while serving; c0's task spins.
     for (int i = 0; i < kMade; ++i) ASSERT_TRUE(std::filesystem::create_directory(child_directory(i)));
-    Child busy({"sh", "-c", "while :; do :; done"}, temp_path("tree-busy.log"));
+    Child busy({"sh", "-c", "while :; do :; done"}, serve_temp_path("tree-busy.log"));
     std::ofstream(child_directory(0) / "cgroup.procs") << busy.pid() << std::flush;
     ASSERT_TRUE(scrape_until([&](const auto& names) { return names.size() == kMade + 1; })) << text;
     for (int i = 0; i < kMade; ++i) EXPECT_EQ(cgroups_served(text).count(child_name(i)), 1u) << child_name(i);
@@ -321,7 +282,7 @@ TEST(ServeCli, CgroupsUnderAPathAreFollowedAsTheyAreMadeAndRemoved) {
 
 TEST(ServeCli, CgroupsUnderAndCgroupAreRefusedTogether) {
   const CommandResult r =
-      run_command(std::string(TOPDOWN_BIN) + " serve --model " + kModel + " --cgroups-under / --cgroup /");
+      run_command(std::string(TOPDOWN_BIN) + " serve --model " + kSoftwareModel + " --cgroups-under / --cgroup /");
   EXPECT_EQ(r.exit_code, 125);
   EXPECT_NE(r.err.find("excludes --cgroup"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -329,7 +290,7 @@ TEST(ServeCli, CgroupsUnderAndCgroupAreRefusedTogether) {
 
 TEST(ServeCli, AMissingCgroupIsOneLine) {
   const CommandResult r =
-      run_command(std::string(TOPDOWN_BIN) + " serve --model " + kModel + " --cgroup /no/such/cgroup");
+      run_command(std::string(TOPDOWN_BIN) + " serve --model " + kSoftwareModel + " --cgroup /no/such/cgroup");
   EXPECT_EQ(r.exit_code, 125);
   EXPECT_NE(r.err.find("topdown: --cgroup '/no/such/cgroup': no such cgroup under /"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -338,8 +299,8 @@ TEST(ServeCli, AMissingCgroupIsOneLine) {
 TEST(ServeCli, ProcessesAreServedUntilTheyEnd) {
   // Busy for two seconds, and then ends.
   Child busy({"sh", "-c", "end=$(($(date +%s) + 2)); while [ $(date +%s) -lt $end ]; do :; done"},
-             temp_path("busy.log"));
-  Server serve({"-I", "100", "-p", std::to_string(busy.pid())});
+             serve_temp_path("busy.log"));
+  ServeProcess serve({"-I", "100", "-p", std::to_string(busy.pid())});
   ASSERT_TRUE(serve.ready()) << slurp(serve.log);
   const std::map<SeriesKey, double> series = parse_exposition(serve.scrape());
   const SeriesKey on_cpu{"topdown_node_ratio",
@@ -360,9 +321,9 @@ TEST(ServeCli, ProcessesAreServedUntilTheyEnd) {
 
 // The ctest size of bench/serve_load_bench: counting goes on, nothing leaks.
 TEST(ServeCli, LoadDoesNotStopCountingNorLeak) {
-  if (!permitted()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
+  if (!may_count_every_cpu()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
   // A tick counts as lost when it comes half a period late: 125 ms here, on a machine that may be busy.
-  Server serve({"-I", "250"});
+  ServeProcess serve({"-I", "250"});
   ASSERT_TRUE(serve.ready()) << slurp(serve.log);
   load(serve.port, 50, 2, 5, 0);  // warm up: threads and buffers exist
   std::this_thread::sleep_for(std::chrono::milliseconds(300));

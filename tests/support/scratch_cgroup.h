@@ -20,8 +20,9 @@ namespace topdown::testing {
 
 class ScratchCgroup {
  public:
-  // A cgroup `leaf` under a new "/topdown-test-PID" one; null with `why_not`
-  // said when this machine cannot have it.
+  // A cgroup `leaf` (a name, or a path of several levels) under a new
+  // "/topdown-test-PID" one; null with `why_not` said when this machine
+  // cannot have it.
   static std::unique_ptr<ScratchCgroup> create(const std::string& leaf, std::string& why_not) {
     std::ifstream in("/proc/self/mountinfo");
     std::ostringstream text;
@@ -49,8 +50,11 @@ class ScratchCgroup {
       if (!error) break;
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    std::error_code ignored;
-    std::filesystem::remove(directory().parent_path(), ignored);  // once its last leaf is gone
+    // Each level above it up to "/topdown-test-PID", once its last leaf is gone.
+    for (auto level = directory().parent_path(); level != mount_; level = level.parent_path()) {
+      std::error_code ignored;
+      std::filesystem::remove(level, ignored);
+    }
   }
 
   // Moves process `pid` (all its threads) into the cgroup; false if refused.
