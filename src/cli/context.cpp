@@ -23,7 +23,9 @@ std::vector<model::Model> core_type_models(const cpu::CpuInfo& cpu, const std::s
 std::vector<model::Model> core_type_models(model::Model model, const cpu::CpuInfo& cpu,
                                            const std::string& metrics_file) {
   if (!metrics_file.empty()) return {std::move(model)};
-  if (!model.companion.empty()) return model::with_companion(std::move(model), models_dir());
+  if (!model.companion.empty()) {
+    return model::with_core_type_pmus(model::with_companion(std::move(model), models_dir()), cpu, models_dir());
+  }
   return model::with_core_kinds(std::move(model), cpu, models_dir());
 }
 

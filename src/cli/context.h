@@ -23,7 +23,8 @@ model::Model choose_model(const cpu::CpuId& cpu, const std::string& cpu_override
                           const std::string& model_file = "");
 
 // The model of each core type: choose_model's and, on a hybrid CPU (its
-// companion key, without a metrics file), its other core type's; on an Arm
+// companion key, without a metrics file), its other core types' (the
+// companion's, and a third's found by its PMU: model::with_core_type_pmus); on an Arm
 // CPU with several core kinds, each kind's (model::with_core_kinds).
 std::vector<model::Model> core_type_models(const cpu::CpuInfo& cpu, const std::string& cpu_override,
                                            const std::string& metrics_file);

@@ -205,7 +205,8 @@ class FileAnalysis {
 };
 
 // The analyses of one file: one model's, or, for a hybrid CPU's file (rows
-// cpu_core/EVENT/ and cpu_atom/EVENT/; an Arm big.LITTLE system's
+// cpu_core/EVENT/ and cpu_atom/EVENT/, and cpu_lowpower/EVENT/ on a CPU
+// with a third core type (Arrow Lake-H); an Arm big.LITTLE system's
 // armv8_pmuv3_0/EVENT/, armv8_pmuv3_1/EVENT/), the model of each core type
 // it counts on with that type's rows (import/hybrid.h).
 class CoreTypeAnalyses {

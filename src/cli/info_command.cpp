@@ -97,7 +97,9 @@ int run_info(const std::string& root) {
   }
   if (cpu.hypervisor) out += "hypervisor:     yes (a virtual machine: its PMU may count less than the CPU's)\n";
   try {
-    for (const model::Model& model : model::with_companion(model::select_model(models_dir(), cpu.id), models_dir())) {
+    const std::vector<model::Model> models = model::with_core_type_pmus(
+        model::with_companion(model::select_model(models_dir(), cpu.id), models_dir()), cpu, models_dir());
+    for (const model::Model& model : models) {
       out += fmt::format("model:          {} ({}){}\n", model.name, model.title,
                          model.pmu.empty() ? "" : " on " + model.pmu);
       out += what_counts(cpu, model, root);

@@ -44,7 +44,8 @@ bool has_space(std::string_view text) { return std::any_of(text.begin(), text.en
 }  // namespace
 
 bool is_pmu_name(std::string_view name) {
-  static constexpr std::array<std::string_view, 5> pmus = {"cpu", "msr", "power", "cpu_core", "cpu_atom"};
+  static constexpr std::array<std::string_view, 6> pmus = {"cpu",      "msr",      "power",
+                                                           "cpu_core", "cpu_atom", "cpu_lowpower"};
   return std::find(pmus.begin(), pmus.end(), name) != pmus.end() || name.starts_with("uncore_") ||
          name.starts_with("amd_");
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <optional>
 #include <sstream>
 
 namespace topdown::model {
@@ -12,6 +13,18 @@ std::string hex(unsigned value) {
   std::ostringstream out;
   out << "0x" << std::uppercase << std::hex << value;
   return out.str();
+}
+
+// Whether some CPU fits both items.
+bool overlaps(const CpuMatch& a, const CpuMatch& b) {
+  return a.vendor == b.vendor && a.family == b.family && a.model_min <= b.model_max && b.model_min <= a.model_max &&
+         a.stepping_min <= b.stepping_max && b.stepping_min <= a.stepping_max;
+}
+
+bool shares_cpu(const ModelHeader& a, const ModelHeader& b) {
+  return std::any_of(a.cpus.begin(), a.cpus.end(), [&](const CpuMatch& ours) {
+    return std::any_of(b.cpus.begin(), b.cpus.end(), [&](const CpuMatch& theirs) { return overlaps(ours, theirs); });
+  });
 }
 
 }  // namespace
@@ -128,6 +141,27 @@ std::vector<Model> with_companion(Model model, const std::filesystem::path& dir)
     return models;
   }
   models.push_back(std::move(model));
+  return models;
+}
+
+std::optional<Model> core_type_model(const Model& model, std::string_view pmu, const std::filesystem::path& dir) {
+  if (model.core_type.empty() || pmu.empty()) return std::nullopt;
+  for (const ModelHeader& header : load_headers(dir)) {
+    if (header.pmu == pmu && !header.core_type.empty() && shares_cpu(header, model)) return load_model(header.source);
+  }
+  return std::nullopt;
+}
+
+std::vector<Model> with_core_type_pmus(std::vector<Model> models, const cpu::CpuInfo& cpu,
+                                       const std::filesystem::path& dir) {
+  for (const cpu::PmuInfo& pmu : cpu.hybrid_core_pmus()) {
+    const bool counted =
+        std::any_of(models.begin(), models.end(), [&](const Model& model) { return model.pmu == pmu.name; });
+    if (counted) continue;
+    if (std::optional<Model> further = core_type_model(models.front(), pmu.name, dir)) {
+      models.push_back(std::move(*further));
+    }
+  }
   return models;
 }
 

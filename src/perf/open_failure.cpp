@@ -10,7 +10,7 @@ namespace topdown::perf {
 
 bool pmu_available(const std::filesystem::path& sysfs_devices) {
   std::error_code ignored;
-  for (const char* core_pmu : {"cpu", "cpu_core", "cpu_atom"}) {
+  for (const char* core_pmu : {"cpu", "cpu_core", "cpu_atom", "cpu_lowpower"}) {
     if (std::filesystem::exists(sysfs_devices / core_pmu / "type", ignored)) return true;
   }
   for (const auto& entry : std::filesystem::directory_iterator(sysfs_devices, ignored)) {

@@ -10,7 +10,7 @@ namespace topdown::perf {
 
 inline const std::filesystem::path kSysfsDevices = "/sys/bus/event_source/devices";
 
-// True when the kernel exposes a core CPU PMU ("cpu", or "cpu_core"/"cpu_atom"
+// True when the kernel exposes a core CPU PMU ("cpu", or "cpu_core"/"cpu_atom"/"cpu_lowpower"
 // on hybrid Intel, or an Arm core PMU) under `sysfs_devices`.
 bool pmu_available(const std::filesystem::path& sysfs_devices = kSysfsDevices);
 

@@ -10,7 +10,7 @@
 
 namespace topdown::schedule {
 
-// Core PMUs ("cpu", "cpu_core", "cpu_atom", an Arm core's armv8_pmuv3_0 and
+// Core PMUs ("cpu", "cpu_core", "cpu_atom", "cpu_lowpower", an Arm core's armv8_pmuv3_0 and
 // the like) are the ones with a counter limit and whose groups rotate when
 // there are too many. On the machine that counts, the probe's list says
 // which they are (a device-tree Arm core PMU may have any name); a plan for

@@ -455,5 +455,62 @@ TEST(Exposition, PromtoolAcceptsTheOutput) {
   EXPECT_EQ(promtool_complaints(text), "");
 }
 
+// Arrow Lake-H's three core types: P-cores on CPUs 0 and 1 (socket 0),
+// E-cores on CPU 2 and low-power E-cores on CPU 3 (socket 1), each with its
+// own model.
+TEST(Exposition, ThreeCoreTypesEachHaveTheirOwnSeries) {
+  const aggregate::Topology four_cpus({{0, {0, 0}}, {1, {1, 0}}, {2, {0, 1}}, {3, {1, 1}}});
+  const auto named = [](const std::string& name) {
+    model::Model model = testing::tiny_model();
+    model.name = name;
+    return model;
+  };
+  const model::Model p_model = named("tiny");
+  const model::Model e_model = named("tiny_e");
+  const model::Model lp_model = named("tiny_lp");
+  const eval::Evaluator p_evaluator{p_model, kNodes, eval::Options{}};
+  const eval::Evaluator e_evaluator{e_model, kNodes, eval::Options{}};
+  const eval::Evaluator lp_evaluator{lp_model, kNodes, eval::Options{}};
+  SnapshotBuilder builder{{CoreTypePart{&p_evaluator, "tiny", TwoCoreTypes::run_of("tiny"), "P-core", {}},
+                           CoreTypePart{&e_evaluator, "tiny_e", TwoCoreTypes::run_of("tiny_e"), "E-core", {}},
+                           CoreTypePart{&lp_evaluator, "tiny_lp", TwoCoreTypes::run_of("tiny_lp"), "LPE-core", {}}},
+                          ScopePlan{"machine", aggregate::View::Socket, &four_cpus, false},
+                          std::chrono::milliseconds(100)};
+  const std::vector<counts::Place> cpus = places({2000, 1000, 3000, 1000});
+  const std::vector<counts::Place> p_cores(cpus.begin(), cpus.begin() + 2);
+  const std::vector<counts::Place> e_cores(cpus.begin() + 2, cpus.begin() + 3);
+  const std::vector<counts::Place> lp_cores(cpus.begin() + 3, cpus.end());
+  const counts::Sample p_sum = sum_of(p_cores);
+  const counts::Sample e_sum = sum_of(e_cores);
+  const counts::Sample lp_sum = sum_of(lp_cores);
+  const auto snapshot = builder.add(0.1, {{&p_sum, &p_cores}, {&e_sum, &e_cores}, {&lp_sum, &lp_cores}});
+  const std::string text = write_exposition(*snapshot);
+  // P-cores: 3000 busy slots of 8000; E-cores: 3000 of 4000; LP E-cores: 1000 of 4000.
+  EXPECT_TRUE(has_line(
+      text,
+      R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="machine",core_type="P-core",model="tiny"} 0.375)"))
+      << text;
+  EXPECT_TRUE(has_line(
+      text,
+      R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="machine",core_type="E-core",model="tiny_e"} 0.75)"))
+      << text;
+  EXPECT_TRUE(has_line(
+      text,
+      R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="machine",core_type="LPE-core",model="tiny_lp"} 0.25)"))
+      << text;
+  EXPECT_TRUE(has_line(
+      text,
+      R"(topdown_node_ratio{node="Busy",level="1",parent="",scope="socket",socket="1",core_type="LPE-core",model="tiny_lp"} 0.25)"))
+      << text;
+  EXPECT_EQ(text.find(R"(socket="0",core_type="LPE-core")"), std::string::npos) << text;
+  EXPECT_TRUE(has_line(
+      text, R"(topdown_events_total{event="busy_slots",scope="machine",core_type="LPE-core",model="tiny_lp"} 1000)"))
+      << text;
+  ASSERT_EQ(snapshot->scopes.size(), 6u);
+  EXPECT_EQ(snapshot->scopes[4].report.core_type, "LPE-core");
+  EXPECT_EQ(snapshot->scopes[4].report.run.model_name, "tiny_lp");
+  EXPECT_NEAR(*snapshot->scopes[4].report.evaluation.find("Busy")->value, 0.25, 1e-12);
+}
+
 }  // namespace
 }  // namespace topdown::serve

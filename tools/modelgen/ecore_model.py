@@ -4,7 +4,9 @@ tree in the Level1..Level3 columns, helper definitions in the `Aux` rows.
 
 Each model opens its events on the hybrid CPU's `cpu_atom` PMU and fits the
 same CPUs as the P-core model; its encodings come from the E-core events
-file of that CPU.
+file of that CPU. Arrow Lake-H's low-power E-cores (Crestmont, perfmon's
+`LowPower_Atom`) are a third core type: their model opens on `cpu_lowpower`
+and fits only the CPUs whose mapfile rows name their own events file.
 """
 
 import csv
@@ -23,13 +25,18 @@ CONSTANT = "Pipeline_Width"
 
 
 class EcoreCpu:
-    def __init__(self, name, title, column, directory, events, p_core_events):
+    def __init__(self, name, title, column, directory, events, p_core_events, pmu="cpu_atom", core_type="E-core"):
         self.name = name
         self.title = title
         self.column = column
         self.directory = directory
         self.events = [events]
+        # The events file whose mapfile rows name the CPUs the model fits: the
+        # P-cores' for the E-cores every such CPU has, the core type's own for
+        # one only some have (Arrow Lake-H's low-power E-cores).
         self.p_core_events = p_core_events
+        self.pmu = pmu
+        self.core_type = core_type
 
 
 ECORE_CPUS = {cpu.name: cpu for cpu in [
@@ -41,6 +48,9 @@ ECORE_CPUS = {cpu.name: cpu for cpu in [
              "lunarlake_skymont_core.json", "lunarlake_lioncove_core.json"),
     EcoreCpu("arl_ecore", "Intel Arrow Lake E-core (Skymont)", "ARL-SKT", "ARL",
              "arrowlake_skymont_core.json", "arrowlake_lioncove_core.json"),
+    EcoreCpu("arl_lpecore", "Intel Arrow Lake-H low-power E-core (Crestmont)", "CMT", "ARL",
+             "arrowlake_crestmont_core.json", "arrowlake_crestmont_core.json", pmu="cpu_lowpower",
+             core_type="LPE-core"),
 ]}
 
 
@@ -153,8 +163,8 @@ def write_ecore_model(model, cpus, text):
         lines += [f"- {name}: {why}" for name, why in sorted(model.left_out.items())]
     out = ["#" + (" " + line if line else "") for line in lines] + [""]
     out += ["[model]", f"name = {cpu.name}", f"title = {cpu.title} (E-core TMA 4)", f"cpus = {', '.join(cpus)}",
-            f"event_table = intel_{cpu.name}, intel_core", "methodology = E-core TMA 4", "version = 4", "pmu = cpu_atom",
-            "core_type = E-core", f"counters = {table.general_counters('Counter')}",
+            f"event_table = intel_{cpu.name}, intel_core", "methodology = E-core TMA 4", "version = 4", f"pmu = {cpu.pmu}",
+            f"core_type = {cpu.core_type}", f"counters = {table.general_counters('Counter')}",
             f"counters_without_smt = {table.general_counters('Counter')}",
             f"fixed_counters = {table.fixed_counters()}", "clock = CPU_CLK_UNHALTED.CORE", "",
             "[constants]", f"{CONSTANT} = {width}", "", "[define]"] + defines + [""]
