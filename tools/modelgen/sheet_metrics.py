@@ -30,8 +30,9 @@ from tma_sheet import NOT_AVAILABLE, register_and_general
 PEBS_WEIGHT = re.compile(r"(?P<event>[A-Z][A-Z0-9_.]*(?::[A-Za-z0-9_=]+)*)\s*\*\s*\$PEBS")
 PEBS_MIN = re.compile(r"(?P<event>[A-Z][A-Z0-9_.]*(?::[A-Za-z0-9_=]+)*)\s*\*\s*min\(\s*\$PEBS\s*,\s*(?P<cost>[^()]*)\)")
 # The sheet's names of run facts, in perfmon's BaseFormula spelling.
-RUN_FACTS = {"DurationTimeInMilliSeconds": "(1000 * duration_time)", "TSC": "tsc", "NUM_CORES": "num_cpus",
-             "#SMT_on": "smt_on"}
+# Num_CPUs (the CPUs online, 16 where unknown) is always known to topdown.
+RUN_FACTS = {"DurationTimeInMilliSeconds": "(1000 * duration_time)", "#DurationTimeInSeconds": "duration_time",
+             "TSC": "tsc", "NUM_CORES": "num_cpus", "Num_CPUs": "num_cpus", "#SMT_on": "smt_on"}
 SERVER_GROUP = "Server"
 NODE_KEYS = {"FE", "BAD", "BE", "BE/Mem", "BE/Core", "RET"}
 
