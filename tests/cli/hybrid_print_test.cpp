@@ -2,7 +2,8 @@
 // two trees, each planned on its own PMU with its own model's counters; an
 // Arm big.LITTLE system's core kinds alike (`--root` of the fake sysfs
 // tests/data/sysfs-biglittle: C1-Pro CPUs 0-5 on armv8_pmuv3_0, C1-Ultra
-// CPUs 6-7 on armv8_pmuv3_1).
+// CPUs 6-7 on armv8_pmuv3_1); a Panther Lake laptop's (tests/data/sysfs-ptl:
+// family 6 model 0xCC, Cougar Cove CPUs 0-3 on cpu_core, Darkmont 4-15 on cpu_atom).
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -19,6 +20,7 @@ namespace {
 
 const std::string kTopdown = TOPDOWN_BIN;
 const std::string kBigLittle = std::string(TOPDOWN_SOURCE_DIR) + "/tests/data/sysfs-biglittle";
+const std::string kPantherLake = std::string(TOPDOWN_SOURCE_DIR) + "/tests/data/sysfs-ptl";
 
 std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
   std::vector<std::string> lines;
@@ -57,6 +59,27 @@ TEST(HybridPrintPerf, OnePerfCommandPerCoreTypeOnItsPmu) {
   // Each file imports with its own tree.
   EXPECT_NE(r.err.find("topdown import --cpu adl@5.1 --smt off -l 2 perf-cpu_core.csv"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("topdown import --cpu adl_ecore@4 --smt off -l 2 perf-cpu_atom.csv"), std::string::npos)
+      << r.err;
+}
+
+TEST(HybridPrintPerf, PantherLakeIsDetectedAndPlansEachCoreTypeOnItsPmu) {
+  const CommandResult r = run_command(kTopdown + " stat --root " + kPantherLake + " -l 2 --print-perf -- true");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> commands = lines_starting(r.err, "perf stat -x,");
+  ASSERT_EQ(commands.size(), 2u) << r.err;
+  EXPECT_TRUE(commands[0].starts_with("perf stat -x, -o perf-cpu_core.csv -e '")) << commands[0];
+  EXPECT_TRUE(commands[1].starts_with("perf stat -x, -o perf-cpu_atom.csv -e '")) << commands[1];
+  const std::set<std::string> p_core_pmus = pmus_of(commands[0]);
+  const std::set<std::string> e_core_pmus = pmus_of(commands[1]);
+  EXPECT_TRUE(p_core_pmus.count("cpu_core")) << commands[0];
+  EXPECT_FALSE(p_core_pmus.count("cpu_atom") || p_core_pmus.count("cpu")) << commands[0];
+  EXPECT_TRUE(e_core_pmus.count("cpu_atom")) << commands[1];
+  EXPECT_FALSE(e_core_pmus.count("cpu_core") || e_core_pmus.count("cpu")) << commands[1];
+  // The fixture's cpu_core has the topdown-* events: the P-cores read the PERF_METRICS fields.
+  EXPECT_NE(commands[0].find(",name=PERF_METRICS.FRONTEND_BOUND/"), std::string::npos) << commands[0];
+  EXPECT_NE(commands[1].find(",name=TOPDOWN_FE_BOUND.ALL/"), std::string::npos) << commands[1];
+  EXPECT_NE(r.err.find("topdown import --cpu ptl@5.2 --smt off -l 2 perf-cpu_core.csv"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("topdown import --cpu ptl_ecore@4 --smt off -l 2 perf-cpu_atom.csv"), std::string::npos)
       << r.err;
 }
 

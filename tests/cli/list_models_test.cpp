@@ -214,6 +214,28 @@ TEST(ListModels, ShowsTheDefaultVersionAndThePinnedOnes) {
   EXPECT_EQ(rows["icl"][1], "5.1");  // one version: no default to mark
 }
 
+// Panther Lake: its P-cores on TMA 5.2 (its only version), its Darkmont
+// E-cores on Skymont's E-core TMA until Intel publishes Darkmont's.
+TEST(ListModels, PantherLakeShowsTma52AndItsECoresBorrowedTree) {
+  const CommandResult r = run_command(kTopdown + " list --models");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, std::vector<std::string>> rows;
+  for (const std::string& row : lines_of(r.out)) {
+    std::vector<std::string> cells;
+    for (auto& [column, text] : cells_of(row)) cells.push_back(text);
+    rows[cells.at(0)] = cells;
+  }
+  ASSERT_TRUE(rows.count("ptl"));
+  EXPECT_EQ(rows["ptl"][1], "5.2");
+  EXPECT_EQ(rows["ptl"][3], "P-core");
+  EXPECT_EQ(rows["ptl"][4], "TMA 5.2");
+  EXPECT_EQ(rows["ptl"][6], "0x6: 0xCC, 0xD5, 0xE5");
+  ASSERT_TRUE(rows.count("ptl_ecore"));
+  EXPECT_EQ(rows["ptl_ecore"][3], "E-core");
+  EXPECT_EQ(rows["ptl_ecore"][4], "E-core TMA 4 of Skymont (LNL-SKT); none published for Darkmont yet");
+  EXPECT_EQ(rows["ptl_ecore"][6], "0x6: 0xCC, 0xD5, 0xE5");
+}
+
 TEST(ListModels, ReadmeSupportedCpusIsTheMarkdownList) {
   const CommandResult r = run_command(kTopdown + " list --models --markdown");
   ASSERT_EQ(r.exit_code, 0) << r.err;

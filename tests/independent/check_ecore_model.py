@@ -23,8 +23,11 @@ and Info metric topdown reports must agree with the CSV:
   vendor_name `%_X`.
 
 Rows whose formula is `#NA` or empty in the column are noted when the model
-leaves them out, and fail when it has them; every row with a formula must be
-in the model, and the model may have no metric the CSV does not name.
+leaves them out, and fail when it has them; so are rows that read (through
+Aux rows and other metrics too) an event the core's events file (--events)
+does not list: a core that borrows another's column (Panther Lake's Darkmont,
+Skymont's LNL-SKT) lacks some. Every other row with a formula must be in the
+model, and the model may have no metric the CSV does not name.
 
 Units: the CSV's tree formulas are fractions of slots and its thresholds
 compare fractions, as topdown's; Info metrics keep the CSV's units (the
@@ -111,6 +114,7 @@ class Row:
         self.formula_text = None if text in NO_FORMULA else text
         self.threshold_text = fields["Threshold"].strip()
         self.formula = None   # (compiled code, names it reads), set by Csv
+        self.unlisted = []    # events it reads that the core's events file does not list (then absent)
         self.threshold = None  # compiled code over x and P
 
     def model_name(self):
@@ -192,7 +196,27 @@ class Csv:
             raise CsvError(f"{row.where}: {name} is neither a metric, an Aux row nor an event")
 
     def present(self):
-        return [row for row in self.metrics.values() if row.formula is not None]
+        return [row for row in self.metrics.values() if row.formula is not None and not row.unlisted]
+
+    def mark_unlisted(self, listed):
+        """Each metric that reads (itself, or through Aux rows and other
+        metrics) an event the core's events file does not list: a core the
+        column was not written for (Panther Lake's Darkmont under Skymont's
+        column) lacks some, and the model cannot count those metrics."""
+        for row in self.metrics.values():
+            if row.formula is not None:
+                row.unlisted = sorted(e for e in self._reads(row, set()) if e.partition(":")[0] not in listed)
+
+    def _reads(self, row, seen):
+        events = set()
+        for name in row.formula[1]:
+            target = self.aux.get(name) or (self.metrics.get(name) if not name.startswith("#") else None)
+            if target is not None:
+                if target.name not in seen and target.formula is not None:
+                    events |= self._reads(target, seen | {target.name})
+            elif name not in (TSC_NAME, DURATION_MS):
+                events.add(name)
+        return events
 
     def events(self):
         """topdown's names of every event the column's formulas read."""
@@ -336,6 +360,15 @@ def same_counts(events, events_path):
     for name in events:
         groups.setdefault(key(name), set()).add(name)
     return {name: frozenset(groups[key(name)]) for name in sorted(events)}
+
+
+def listed_events(events_path):
+    """The event names of perfmon's events file of the core."""
+    try:
+        with open(events_path, encoding="utf-8") as events_file:
+            return {e["EventName"] for e in json.load(events_file)["Events"]}
+    except (OSError, json.JSONDecodeError, KeyError, TypeError) as error:
+        raise CsvError(f"{events_path}: not a perfmon events file: {error!r}")
 
 
 def single_event(row):
@@ -483,10 +516,17 @@ VARIANTS = (
 
 def check_structure(table, report):
     """Problems with names, places and presence, and the notes on rows the CSV leaves empty."""
-    problems, left_out = [], []
+    problems, left_out, unlisted = [], [], []
     entries = reported_entries(report)
     for row in table.metrics.values():
         kind, entry = entries.get(row.name, (None, None))
+        if row.unlisted:
+            if entry is None:
+                unlisted.append(f"{row.name} ({', '.join(row.unlisted)})")
+            else:
+                problems.append(f"{row.name}: the model has it, but the core's events file lists no "
+                                f"{', '.join(row.unlisted)}")
+            continue
         if row.formula is None:
             if entry is None:
                 left_out.append(row.name)
@@ -512,6 +552,9 @@ def check_structure(table, report):
         problems.append(f"the model has metrics the CSV does not name: {', '.join(extras)}")
     notes = [f"{len(left_out)} CSV rows have no formula for this core and are not in the model: "
              f"{', '.join(left_out)}"] if left_out else []
+    if unlisted:
+        notes.append(f"{len(unlisted)} CSV rows read events the core's events file does not list and are not in "
+                     f"the model: {'; '.join(unlisted)}")
     return problems, notes
 
 
@@ -640,6 +683,7 @@ def main():
         return 2
     try:
         table = Csv(args.csv, args.column)
+        table.mark_unlisted(listed_events(args.events))
         events = same_counts(table.events(), args.events)
         if args.dry_run:
             dry_run(table, events)

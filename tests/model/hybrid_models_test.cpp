@@ -38,6 +38,22 @@ TEST(HybridModels, AlderLakeGivesItsPCoreAndECoreTrees) {
   EXPECT_EQ(models[1].core_type, "E-core");
 }
 
+// Panther Lake's three CPU ids (perfmon's mapfile: 0xCC, 0xD5, 0xE5) each
+// give its Cougar Cove tree on cpu_core and its Darkmont tree on cpu_atom.
+TEST(HybridModels, PantherLakeGivesItsPCoreAndECoreTrees) {
+  for (const unsigned model_id : {0xCCu, 0xD5u, 0xE5u}) {
+    SCOPED_TRACE(model_id);
+    const std::vector<Model> models = with_companion(select_model(kModels, intel_cpu(6, model_id)), kModels);
+    ASSERT_EQ(models.size(), 2u);
+    EXPECT_EQ(models[0].name, "ptl");
+    EXPECT_EQ(models[0].version, "5.2");
+    EXPECT_EQ(models[0].pmu, "cpu_core");
+    EXPECT_EQ(models[1].name, "ptl_ecore");
+    EXPECT_EQ(models[1].pmu, "cpu_atom");
+    EXPECT_EQ(models[1].core_type, "E-core");
+  }
+}
+
 TEST(HybridModels, EveryCompanionIsTheOtherCoreTypeOfTheSameCpus) {
   int hybrid = 0;
   for (const ModelHeader& header : load_headers(kModels)) {
@@ -56,7 +72,7 @@ TEST(HybridModels, EveryCompanionIsTheOtherCoreTypeOfTheSameCpus) {
       EXPECT_EQ(select_model(kModels, intel_cpu(match.family, match.model_min)).name, model.name);
     }
   }
-  EXPECT_EQ(hybrid, 4);  // adl, mtl, lnl, arl
+  EXPECT_EQ(hybrid, 5);  // adl, mtl, lnl, arl, ptl
 }
 
 TEST(HybridModels, ACpuWithOneCoreTypeHasOneModel) {

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The generator's reading of Intel's vendor data: the errata of perfmon's
 metrics files (tools/modelgen/errata.py), the unit mask's extension of the
-Lion Cove events (umask2) and the corrected Lunar Lake and Arrow Lake lists.
+Lion Cove events (umask2) and the corrected Lunar Lake and Arrow Lake lists,
+and the metrics made from a column of the TMA spreadsheet (sheet_metrics.py)
+against a metrics file perfmon made from the same column.
 
     vendor_data_test.py PERFMON_DIR
 
@@ -20,6 +22,8 @@ from cpus import CPUS  # noqa: E402
 from errata import ERRATA, Erratum, correct_errata  # noqa: E402
 from event_table import encoding  # noqa: E402
 from perfmon import GeneratorError, read_events, read_metrics  # noqa: E402
+from sheet_metrics import sheet_metrics  # noqa: E402
+from tma_sheet import TmaSheet  # noqa: E402
 
 PERFMON = sys.argv.pop(1) if len(sys.argv) > 1 else ""
 COSTED = ("L3_Hit_Latency", "Contested_Accesses", "Data_Sharing")
@@ -103,6 +107,38 @@ class UnitMaskExtension(unittest.TestCase):
         arl = CPUS["arl"]
         self.assertIn("LD_BLOCKS.STORE_EARLY",
                       read_events([os.path.join(PERFMON, arl.events_directory, "events", f) for f in arl.events]))
+
+
+class SheetColumn(unittest.TestCase):
+    """Panther Lake's model comes from the sheet's PTL column; read the same
+    way, the LNL/ARL column of the 5.1 sheet must give perfmon's Lunar Lake
+    file: every metric of it, in the same place, domain and groups, with the
+    same formula up to spacing and redundant parentheses."""
+
+    def test_lunar_lake_column_gives_perfmons_lunar_lake_file(self):
+        column = TmaSheet.read(os.path.join(PERFMON, "TMA", "TMA_Metrics-full-5.1.csv")).column("LNL/ARL")
+        header, made = sheet_metrics(column)
+        self.assertEqual(header["TmaVersion"], "5.1")
+        made = {m.name: m for m in made}
+        lunar_lake = metrics_of(CPUS["lnl"])
+        correct_errata("lnl", lunar_lake)  # perfmon's lost parentheses: the sheet has them
+        perfmon = {m.name: m for m in lunar_lake}
+        self.assertEqual(sorted(set(perfmon) - set(made)), [])
+        for name, metric in perfmon.items():
+            with self.subTest(name):
+                ours = made[name]
+                self.assertEqual((ours.level, ours.parent, ours.domain, ours.is_node),
+                                 (metric.level, metric.parent, metric.domain, metric.is_node))
+                if metric.base_formula:
+                    self.assertEqual(ast.dump(ast.parse(python(ours.base_formula))),
+                                     ast.dump(ast.parse(python(metric.base_formula))))
+
+
+def python(formula):
+    """A BaseFormula as Python: names with dots and modifiers made identifiers."""
+    return re.sub(r"[A-Za-z_][A-Za-z0-9_.]*(?::[A-Za-z0-9_=]+)*",
+                  lambda m: m.group(0) if m.group(0) in ("if", "else", "min", "max", "and", "or", "not")
+                  else re.sub(r"\W", "_", m.group(0)), formula)
 
 
 if __name__ == "__main__":

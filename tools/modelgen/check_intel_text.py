@@ -5,7 +5,8 @@ Usage: check_intel_text.py [PERFMON_DIR] [--text FILE]
 
 PERFMON_DIR (default /work/shared/reference/intel-perfmon) holds
 <CPU>/metrics/*_metrics*.json (and tma-<VERSION>/<CPU>/metrics/ of newer TMA
-versions) and E-core_TMA_Metrics.csv; the extra metrics
+versions), E-core_TMA_Metrics.csv and the TMA spreadsheets (TMA/) the metrics
+of a CPU without a metrics file come from (cpus.py's sheet_column); the extra metrics
 of intel_extra.ini (`[<cpu> metric <Name>]`) count as names too. Exits 1
 listing every problem: metric names without a section or description, tree
 nodes without advice, sections for names neither has, duplicate sections
@@ -20,6 +21,12 @@ import json
 import os
 import re
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from cpus import CPUS  # noqa: E402
+from general_counters import SHEETS  # noqa: E402
+from sheet_metrics import sheet_metrics  # noqa: E402
+from tma_sheet import TmaSheet  # noqa: E402
 
 MAX_LINE = 110
 KEYS = ("description", "advice", "unit")
@@ -97,6 +104,14 @@ def perfmon_names(perfmon):
                     tree.add(row[level].strip())
         elif kind.startswith("Info") and row[1].strip():
             names.add(row[1].strip())
+    # The CPUs whose metrics come from their column of the TMA spreadsheet (Panther Lake).
+    for cpu in CPUS.values():
+        if cpu.sheet_column:
+            column = TmaSheet.read(os.path.join(perfmon, SHEETS[cpu.version])).column(cpu.sheet_column)
+            for metric in sheet_metrics(column)[1]:
+                names.add(metric.name)
+                if metric.is_node:
+                    tree.add(metric.name)
     return names, tree
 
 

@@ -18,7 +18,8 @@ which a team pins with --cpu NAME@VERSION (docs/model-format.md).
 
 class Cpu:
     def __init__(self, name, title, directory, metrics, events, version=None, retire_latency=None, cpus=None,
-                 pmu=None, core_type=None, companion=None, server_uncore=False, pfm_pmu=None, events_directory=None):
+                 pmu=None, core_type=None, companion=None, server_uncore=False, pfm_pmu=None, events_directory=None,
+                 sheet_column=None):
         self.name = name
         self.version = version
         self.key = name  # NAME, or NAME@VERSION for a version older than the CPU's newest (set below)
@@ -38,11 +39,14 @@ class Cpu:
         self.server_uncore = server_uncore
         # libpfm4's name of the CPU, for events a user names that the tables lack.
         self.pfm_pmu = pfm_pmu
+        # The column of the TMA spreadsheet of its version that holds its
+        # metrics, for a CPU perfmon publishes no metrics file for (metrics None).
+        self.sheet_column = sheet_column
 
 
-def hybrid_p_core(name, title, directory, metrics, events, version, events_directory=None):
+def hybrid_p_core(name, title, directory, metrics, events, version, events_directory=None, sheet_column=None):
     return Cpu(name, title, directory, metrics, [events], version, pmu="cpu_core", core_type="P-core",
-               companion=f"{name}_ecore", events_directory=events_directory)
+               companion=f"{name}_ecore", events_directory=events_directory, sheet_column=sheet_column)
 
 
 def version_order(version):
@@ -113,6 +117,10 @@ CPUS = keyed([
                   "lunarlake_lioncove_core.json", "5.1", events_directory="events-2026-07/LNL"),
     hybrid_p_core("arl", "Intel Arrow Lake P-core", "ARL", "arrowlake_metrics_lioncove_core.json",
                   "arrowlake_lioncove_core.json", "5.1", events_directory="events-2026-07/ARL"),
+    # perfmon publishes Panther Lake's events but no metrics file: its metrics
+    # are the PTL column of the TMA 5.2 spreadsheet (sheet_metrics.py).
+    hybrid_p_core("ptl", "Intel Panther Lake P-core", "PTL", None, "pantherlake_cougarcove_core.json", "5.2",
+                  sheet_column="PTL"),
 ])
 
 # The hand-written Haswell model keeps its tree, but its encodings come from

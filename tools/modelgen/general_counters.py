@@ -32,7 +32,8 @@ SHEET = os.path.join("TMA", "TMA_Metrics-full-5.1.csv")
 # model is TMA 5.01, whose sheet (5.02) has no general-counter formulas: the
 # 5.1 sheet's are the nearest published ones (VERSIONS.md).
 SHEET_COLUMNS = {"icl": "ICL", "rkl": "RKL", "tgl": "TGL", "icx": "ICX", "spr": "SPR", "sprhbm": "SPR-HBM",
-                 "emr": "EMR", "gnr": "GNR", "adl": "ADL/RPL", "mtl": "MTL", "lnl": "LNL/ARL", "arl": "LNL/ARL"}
+                 "emr": "EMR", "gnr": "GNR", "adl": "ADL/RPL", "mtl": "MTL", "lnl": "LNL/ARL", "arl": "LNL/ARL",
+                 "ptl": "PTL"}
 # The sheet's auxiliary terms that are run variables in topdown.
 RUN_VARIABLES = {"#SMT_on": "smt_enabled", "#EBS_Mode": "ebs_mode", "#PERF_METRICS_MSR": "perf_metrics"}
 FIXED_SLOTS, GENERAL_SLOTS = "TOPDOWN.SLOTS", "TOPDOWN.SLOTS_P"

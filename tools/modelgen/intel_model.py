@@ -23,12 +23,13 @@ from errata import correct_errata  # noqa: E402
 from ecore_model import ECORE_CPUS, EcoreModel, ecore_cpus, write_ecore_model  # noqa: E402
 from event_table import EventTable  # noqa: E402
 from formulas import FormulaTranslator, ThresholdTranslator, safe_name  # noqa: E402
-from general_counters import general_counter_forms, unit_mask_bases  # noqa: E402
+from general_counters import SHEETS, general_counter_forms, read_sheet, unit_mask_bases  # noqa: E402
 from generated_files import check, write_atomically  # noqa: E402
 from intel_extra import read_extras  # noqa: E402
-from model_writer import write_model  # noqa: E402
+from model_writer import metrics_source, write_model  # noqa: E402
 from perfmon import (GeneratorError, NotCountable, Elsewhere, cpu_matches, read_events, read_metrics,  # noqa: E402
                      read_retire_latencies)
+from sheet_metrics import sheet_metrics  # noqa: E402
 from text_table import read_text_table  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -131,13 +132,17 @@ def parent_named_by_threshold(metric, by_legacy, cpu):
 
 def generate(cpu, perfmon, text, out, elsewhere):
     directory = os.path.join(perfmon, cpu.directory)
-    header, metrics = read_metrics(os.path.join(directory, "metrics", cpu.metrics))
+    if cpu.sheet_column:
+        column = read_sheet(os.path.join(perfmon, SHEETS[cpu.version])).column(cpu.sheet_column)
+        header, metrics = sheet_metrics(column)
+    else:
+        header, metrics = read_metrics(os.path.join(directory, "metrics", cpu.metrics))
     events = read_events([os.path.join(perfmon, cpu.events_directory, "events", f) for f in cpu.events])
     uncore = read_uncore_events(directory) if cpu.server_uncore else {}
     latencies = read_retire_latencies(os.path.join(directory, "metrics", cpu.retire_latency)
                                       if cpu.retire_latency else None)
     if (header.get("TmaVersion") or None) != cpu.version:
-        raise GeneratorError(f"{cpu.key}: {cpu.directory}/metrics/{cpu.metrics} is TMA {header.get('TmaVersion')!r}, "
+        raise GeneratorError(f"{cpu.key}: {metrics_source(cpu)} is TMA {header.get('TmaVersion')!r}, "
                              f"cpus.py says {cpu.version!r}; correct cpus.py")
     extras = read_extras(EXTRAS, cpu.name)
     errata = correct_errata(cpu.key, metrics)
