@@ -41,7 +41,7 @@ std::vector<CoreTypePlan> core_type_plans(const StatOptions& options, const Cont
     settings::StatPlanning planning = settings::plan_stat(options, context.cpu, model, given_latencies);
     settings::find_countable(planning, options.perf_metrics, context.cpu, model, resolver, open);
     settings::check_perf_metrics_choice(options.perf_metrics, model, planning.vars,
-                                     schedule::select_nodes(model, planning.selection), resolver);
+                                        schedule::select_nodes(model, planning.selection), resolver);
     schedule::Plan plan =
         schedule::make_plan(model, planning.vars, planning.selection, resolver, planning.budget, planning.countable);
     const std::string watchdog = settings::nmi_watchdog_note(planning.budget);
