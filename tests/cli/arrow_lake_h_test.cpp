@@ -20,15 +20,6 @@ namespace {
 const std::string kTopdown = TOPDOWN_BIN;
 const std::string kArlH = std::string(TOPDOWN_SOURCE_DIR) + "/tests/data/sysfs-arl-h";
 
-std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (line.starts_with(prefix)) lines.push_back(line);
-  }
-  return lines;
-}
-
 TEST(ArrowLakeH, StatPlansThreeCoreTypesOnThreePmus) {
   const CommandResult r = run_command(kTopdown + " stat --root " + kArlH + " --print-perf -- true");
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -22,15 +22,6 @@ const std::string kTopdown = TOPDOWN_BIN;
 const std::string kBigLittle = std::string(TOPDOWN_SOURCE_DIR) + "/tests/data/sysfs-biglittle";
 const std::string kPantherLake = std::string(TOPDOWN_SOURCE_DIR) + "/tests/data/sysfs-ptl";
 
-std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (line.starts_with(prefix)) lines.push_back(line);
-  }
-  return lines;
-}
-
 // The PMUs of the events of a perf -e list: "cpu_core", "msr", ...
 std::set<std::string> pmus_of(const std::string& events) {
   std::set<std::string> pmus;

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -39,6 +40,16 @@ inline CommandResult run_command(const std::string& command) {
   result.out = slurp(out);
   result.err = slurp(err);
   return result;
+}
+
+// The lines of `text` that start with `prefix`.
+inline std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with(prefix)) lines.push_back(line);
+  }
+  return lines;
 }
 
 inline bool has_pmu() { return collect::pmu_available(); }
