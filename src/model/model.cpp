@@ -27,6 +27,15 @@ bool shares_cpu(const ModelHeader& a, const ModelHeader& b) {
   });
 }
 
+// The model in `dir` of `model`'s CPU counting on `pmu`, if any.
+std::optional<Model> core_type_model(const Model& model, std::string_view pmu, const std::filesystem::path& dir) {
+  if (model.core_type.empty() || pmu.empty()) return std::nullopt;
+  for (const ModelHeader& header : load_headers(dir)) {
+    if (header.pmu == pmu && !header.core_type.empty() && shares_cpu(header, model)) return load_model(header.source);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string to_string(const CpuMatch& match) {
@@ -142,14 +151,6 @@ std::vector<Model> with_companion(Model model, const std::filesystem::path& dir)
   }
   models.push_back(std::move(model));
   return models;
-}
-
-std::optional<Model> core_type_model(const Model& model, std::string_view pmu, const std::filesystem::path& dir) {
-  if (model.core_type.empty() || pmu.empty()) return std::nullopt;
-  for (const ModelHeader& header : load_headers(dir)) {
-    if (header.pmu == pmu && !header.core_type.empty() && shares_cpu(header, model)) return load_model(header.source);
-  }
-  return std::nullopt;
 }
 
 std::vector<Model> with_core_type_pmus(std::vector<Model> models, const cpu::CpuInfo& cpu,

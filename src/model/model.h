@@ -189,14 +189,11 @@ Model select_model(const std::filesystem::path& dir, const cpu::CpuId& id, const
 // both models).
 std::vector<Model> with_companion(Model model, const std::filesystem::path& dir);
 
-// The model in `dir` of a further core type of `model`'s hybrid CPU: the one
-// counting on `pmu` (cpu_lowpower: Arrow Lake-H's low-power E-cores) whose
-// cpus share a CPU with `model`'s; nullopt when there is none. A companion
-// names one other core type; a third is found by its PMU.
-std::optional<Model> core_type_model(const Model& model, std::string_view pmu, const std::filesystem::path& dir);
-
 // `models` (with_companion's) and, for each hybrid core PMU of `cpu` that
-// none of them counts on, its core_type_model.
+// none of them counts on, the model in `dir` of that further core type: the
+// one counting on the PMU (cpu_lowpower: Arrow Lake-H's low-power E-cores)
+// whose cpus share a CPU with the first model's. A companion names one other
+// core type; a third is found by its PMU.
 std::vector<Model> with_core_type_pmus(std::vector<Model> models, const cpu::CpuInfo& cpu,
                                        const std::filesystem::path& dir);
 

@@ -39,10 +39,9 @@ std::string to_hex(const void* bytes, size_t size) {
   return hex;
 }
 
-// A .debug_info section (or its compressed .zdebug_info spelling).
-bool is_debug_info(Elf* elf, const GElf_Shdr& header) {
-  size_t names = 0;
-  if (elf_getshdrstrndx(elf, &names) != 0) return false;
+// A .debug_info section (or its compressed .zdebug_info spelling); `names`
+// is the index of the section name table.
+bool is_debug_info(Elf* elf, size_t names, const GElf_Shdr& header) {
   const char* name = elf_strptr(elf, names, header.sh_name);
   return name != nullptr && (std::strcmp(name, ".debug_info") == 0 || std::strcmp(name, ".zdebug_info") == 0);
 }
@@ -161,9 +160,12 @@ bool ElfModule::is_stripped() const {
   }
   Dwarf_Addr bias = 0;
   Elf* elf = dwfl_module_getelf(module_, &bias);
+  size_t names = 0;
+  const bool named = elf_getshdrstrndx(elf, &names) == 0;
   for (Elf_Scn* section = elf_nextscn(elf, nullptr); section != nullptr; section = elf_nextscn(elf, section)) {
     GElf_Shdr header;
-    if (gelf_getshdr(section, &header) != nullptr && (header.sh_type == SHT_SYMTAB || is_debug_info(elf, header))) {
+    if (gelf_getshdr(section, &header) != nullptr &&
+        (header.sh_type == SHT_SYMTAB || (named && is_debug_info(elf, names, header)))) {
       return false;
     }
   }
