@@ -9,8 +9,9 @@
 //
 // Only uapi types are used, so no vmlinux.h (and no BTF of the build
 // machine's kernel) is needed.
-#include <bpf/bpf_helpers.h>
 #include <linux/bpf.h>
+// After the uapi types it uses:
+#include <bpf/bpf_helpers.h>
 
 #define MAX_EVENTS 64  // events of one plan, well above what a TMA tree counts
 #define MAX_LEVELS 16  // cgroup nesting searched, from the root down
