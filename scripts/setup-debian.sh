@@ -5,6 +5,7 @@ packages=(
   g++ cmake make pkg-config python3
   libpfm4-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libgtest-dev libbenchmark-dev libpapi-dev
+  libbpf-dev bpftool
   linux-perf libdw-dev libelf-dev
   libprotobuf-dev protobuf-compiler zlib1g-dev golang-go
   libmicrohttpd-dev libgnutls28-dev libyaml-cpp-dev libcrypt-dev libcurl4-gnutls-dev openssl curl

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "cli/argument_check.h"
+#include "cli/cgroup_counting_option.h"
 #include "cli/commands.h"
 #include "cli/event_list.h"
 #include "cli/output.h"
@@ -90,6 +91,7 @@ void add_live_options(CLI::App& command, topdown::cli::StatOptions& stat) {
                   "/proc/PID/cgroup), each its own report, on every CPU or those of -C")
       ->delimiter(',')
       ->excludes("--pid");
+  topdown::cli::add_cgroup_counting_option(command, stat.cgroup_counting);
   auto* user =
       command.add_option("--user", stat.user,
                          "Run the command as this user (needs root; under sudo the default is the user who ran sudo)");

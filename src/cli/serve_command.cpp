@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "cli/argument_check.h"
+#include "cli/cgroup_counting_option.h"
 #include "cli/context.h"
 #include "cli/evaluation_options.h"
 #include "cli/stat_run.h"
@@ -111,6 +112,7 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& options) {
   command->add_option("--cgroup-depth", stat.cgroup_depth, "Levels below --cgroups-under PATH to count (default 1)")
       ->check(CLI::Range(1, 16))
       ->needs("--cgroups-under");
+  add_cgroup_counting_option(*command, stat.cgroup_counting);
   command->add_flag("--kernel", stat.include_kernel, "Also count in the kernel");
   command->add_flag("--info", stat.all_info, "All Info metrics, even if their events need more groups");
   auto* per_thread = command->add_flag_callback(

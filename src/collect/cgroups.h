@@ -9,6 +9,12 @@
 
 namespace topdown::collect {
 
+// How the tasks of cgroups are counted. Perf: one set of counters per cgroup
+// and CPU, as perf stat -G does. Bpf: one set per CPU, which a BPF program
+// adds to the cgroup that ran at each cgroup switch (bpf_cgroups.h).
+// Automatic: Bpf where it is possible (cgroup_counting_unavailable), else Perf.
+enum class CgroupCounting { Automatic, Bpf, Perf };
+
 struct Cgroup {
   // Its path under the mount, from "/": "/system.slice/nginx.service",
   // "/kubepods/burstable/pod1234"; "/" for the root cgroup. Series and

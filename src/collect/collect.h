@@ -69,6 +69,8 @@ struct Target {
   // Instead of `cgroups`: a tree of cgroups found again at each interval,
   // counted the same way (a cgroup's places come and go with it).
   std::optional<CgroupTree> cgroup_tree = std::nullopt;
+  // How `cgroups` or `cgroup_tree` are counted: Bpf or Perf (choose_cgroup_counting).
+  CgroupCounting cgroup_counting = CgroupCounting::Perf;
 };
 
 // One interval's counts: how much each placement's counters advanced
@@ -146,6 +148,17 @@ CombinedRuns combine_runs(const std::vector<WorkloadResult>& runs);
 // The CPUs of a -C list ("0-3,6"), checked against the online CPUs; all
 // online CPUs for an empty list. Throws Error naming the list.
 std::vector<int> select_cpus(std::string_view list, const std::filesystem::path& cpu_dir = "/sys/devices/system/cpu");
+
+// Why the cgroups under `mount` cannot be counted the BPF way here: a build
+// without libbpf, missing privileges (root, or CAP_BPF and CAP_PERFMON), a
+// cgroup v1 hierarchy, or a kernel that refuses the program or the
+// cgroup-switches event; nullopt when it can.
+std::optional<std::string> cgroup_counting_unavailable(const std::filesystem::path& mount);
+
+// The way `asked` resolves to for cgroups under `mount`: Automatic is Bpf
+// where possible, else Perf. Throws Error saying why when Bpf is asked for
+// and impossible.
+CgroupCounting choose_cgroup_counting(CgroupCounting asked, const std::filesystem::path& mount);
 
 // When a group's counting starts: at the workload's exec, or when collect
 // enables it (attached processes, CPUs).

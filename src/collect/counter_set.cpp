@@ -144,4 +144,13 @@ std::vector<counts::Place> CounterSet::read() const {
   return places;
 }
 
+std::vector<CounterSet::OpenEvent> CounterSet::open_events() const {
+  std::vector<OpenEvent> events;
+  for (const OpenGroup& open : groups_) {
+    for (size_t i = 0; i < open.group.size(); ++i)
+      events.push_back({placements_[open.placement].cpu, open.keys[i], open.group.fd(i)});
+  }
+  return events;
+}
+
 }  // namespace topdown::collect

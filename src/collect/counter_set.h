@@ -45,6 +45,15 @@ class CounterSet {
   // event name, not scaled.
   std::vector<counts::Place> read() const;
 
+  // Each open event on a CPU placement with its descriptor, for a reader
+  // other than read(): the BPF way hands them to its program.
+  struct OpenEvent {
+    int cpu;
+    counts::EventKey key;
+    int fd;
+  };
+  std::vector<OpenEvent> open_events() const;
+
  private:
   // One CounterGroup opened on one placement; its events are read one by one.
   struct OpenGroup {

@@ -15,6 +15,7 @@
 #include <functional>
 #include <optional>
 
+#include "collect/bpf_cgroups.h"
 #include "collect/collect.h"
 #include "collect/counter_set.h"
 #include "collect/followed_cgroups.h"
@@ -211,8 +212,13 @@ WorkloadResult collect(const Target& target, const std::vector<CounterGroup>& gr
   const std::vector<Fd> cgroup_directories = open_cgroups(target.cgroups);
   std::optional<CounterSet> counters;
   std::optional<FollowedCgroups> followed;
+  std::optional<BpfCgroups> bpf;
   ReadCounters read;
-  if (target.cgroup_tree) {
+  const bool counts_cgroups = !target.cgroups.empty() || target.cgroup_tree;
+  if (counts_cgroups && target.cgroup_counting == CgroupCounting::Bpf) {
+    read = [&bpf] { return bpf->read(); };
+    bpf.emplace(target.cgroups, target.cgroup_tree, target.cpus, groups, counting);
+  } else if (target.cgroup_tree) {
     read = [&followed] { return followed->read(); };
     followed.emplace(*target.cgroup_tree, target.cpus, groups, counting);
   } else {
@@ -230,6 +236,7 @@ WorkloadResult collect(const Target& target, const std::vector<CounterGroup>& gr
     std::optional<Fd> timer;
     if (intervals.period.count() > 0) timer = make_timer(intervals.period);
     if (followed) followed->enable();
+    if (bpf) bpf->enable();
     if (counters && !counts_the_command) counters->enable();
     if (workload) workload->release();
     IntervalReader reader(read, intervals, start);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "aggregate/aggregate.h"
+#include "collect/cgroups.h"
 
 namespace topdown::settings {
 
@@ -42,15 +43,17 @@ struct StatOptions {
   Toggle perf_metrics = Toggle::Auto;  // --perf-metrics on|off; Auto: when the kernel offers them (on for another CPU)
   bool all_info = false;
   bool include_kernel = false;
-  std::string model_file;                         // --model FILE instead of the detected CPU's model
-  std::string retire_latencies;                   // --retire-latencies FILE: perfmon's *_retire_latency.json
-  std::optional<int> interval_ms;                 // -I MS: one report per interval
-  bool system_wide = false;                       // -a: every online CPU
-  std::string cpu_list;                           // -C LIST: these CPUs
-  std::vector<int> pids;                          // -p PID[,PID]: attach to running processes
-  std::vector<std::string> cgroups;               // -G PATH[,PATH]: only these cgroups' tasks, on every CPU or -C's
-  std::string cgroups_under;                      // serve --cgroups-under PATH: it and the cgroups below, followed
-  int cgroup_depth = 1;                           // --cgroup-depth N: how many levels below PATH
+  std::string model_file;            // --model FILE instead of the detected CPU's model
+  std::string retire_latencies;      // --retire-latencies FILE: perfmon's *_retire_latency.json
+  std::optional<int> interval_ms;    // -I MS: one report per interval
+  bool system_wide = false;          // -a: every online CPU
+  std::string cpu_list;              // -C LIST: these CPUs
+  std::vector<int> pids;             // -p PID[,PID]: attach to running processes
+  std::vector<std::string> cgroups;  // -G PATH[,PATH]: only these cgroups' tasks, on every CPU or -C's
+  std::string cgroups_under;         // serve --cgroups-under PATH: it and the cgroups below, followed
+  int cgroup_depth = 1;              // --cgroup-depth N: how many levels below PATH
+  // --cgroup-counting bpf|perf: how -G's and --cgroups-under's cgroups are counted
+  collect::CgroupCounting cgroup_counting = collect::CgroupCounting::Automatic;
   bool no_multiplex = false;                      // run the command once per counter group
   int repeat = 1;                                 // -r N: run the command N times, report means and spreads
   std::string user;                               // --user NAME: who the command runs as (as root)

@@ -137,17 +137,27 @@ collect::Target stat_target(const StatOptions& options, const std::filesystem::p
     if (std::find(target.pids.begin(), target.pids.end(), pid) == target.pids.end()) target.pids.push_back(pid);
   }
   // perf counts a cgroup per CPU: without -C, on every CPU.
-  const bool cgroups = !options.cgroups.empty() || !options.cgroups_under.empty();
-  if (options.system_wide || !options.cpu_list.empty() || cgroups) {
+  const bool cgroups_counted = !options.cgroups.empty() || !options.cgroups_under.empty();
+  if (options.system_wide || !options.cpu_list.empty() || cgroups_counted) {
     target.cpus = collect::select_cpus(options.cpu_list, cpu_dir);
   }
   if (!options.cgroups_under.empty()) {
     target.cgroup_tree = collect::find_cgroup_tree(options.cgroups_under, options.cgroup_depth);
   }
-  if (options.cgroups.empty()) return target;
-  for (collect::Cgroup& cgroup : collect::find_cgroups(options.cgroups)) {
-    const auto same = [&](const collect::Cgroup& kept) { return kept.name == cgroup.name; };
-    if (std::none_of(target.cgroups.begin(), target.cgroups.end(), same)) target.cgroups.push_back(std::move(cgroup));
+  if (!cgroups_counted && options.cgroup_counting != collect::CgroupCounting::Automatic) {
+    throw Error(
+        "--cgroup-counting chooses how the cgroups of -G or --cgroups-under are counted; give one, or leave "
+        "out --cgroup-counting");
+  }
+  if (!options.cgroups.empty()) {
+    for (collect::Cgroup& cgroup : collect::find_cgroups(options.cgroups)) {
+      const auto same = [&](const collect::Cgroup& kept) { return kept.name == cgroup.name; };
+      if (std::none_of(target.cgroups.begin(), target.cgroups.end(), same)) target.cgroups.push_back(std::move(cgroup));
+    }
+  }
+  if (target.cgroup_tree || !target.cgroups.empty()) {
+    const collect::Cgroup& first = target.cgroup_tree ? target.cgroup_tree->top : target.cgroups.front();
+    target.cgroup_counting = collect::choose_cgroup_counting(options.cgroup_counting, first.directory);
   }
   return target;
 }

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "../support/temp_tree.h"
+#include "cgroup_counting_ways.h"
 #include "collect/collect.h"
 #include "run_command.h"
 #include "support/scratch_cgroup.h"
@@ -61,11 +62,15 @@ class CgroupStat : public ::testing::Test {
     if (run_command(kStat + " -a -- true").exit_code != 0) {
       GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
     }
+    if (const auto refused = cgroup_counting_refused(way())) GTEST_SKIP() << *refused;
     std::string why_not;
     busy_ = ScratchCgroup::create("busy", why_not);
     idle_ = ScratchCgroup::create("idle", why_not);
     if (!busy_ || !idle_) GTEST_SKIP() << why_not;
   }
+
+  // The --cgroup-counting way (CgroupStatWays), else the default.
+  virtual std::string way() const { return "perf"; }
 
   std::unique_ptr<ScratchCgroup> busy_;
   std::unique_ptr<ScratchCgroup> idle_;
@@ -73,9 +78,18 @@ class CgroupStat : public ::testing::Test {
   const std::filesystem::path ran_file_ = tree_.root() / "spinner-ran-ns";
 };
 
-TEST_F(CgroupStat, EachCgroupIsAReportOfItsOwnTasksOnEveryCpu) {
+// Each way of counting cgroups gives what the spinner ran, within the same
+// bounds, so the BPF way's values are the perf-event way's.
+class CgroupStatWays : public CgroupStat, public ::testing::WithParamInterface<std::string> {
+ protected:
+  std::string way() const override { return GetParam(); }
+};
+
+TEST_P(CgroupStatWays, EachCgroupIsAReportOfItsOwnTasksOnEveryCpu) {
   const CommandResult r = stat_beside_a_spinner(
-      *busy_, "-G " + busy_->name() + "," + idle_->name() + " -I 200 --json -- sleep 0.6", ran_file_);
+      *busy_,
+      "--cgroup-counting " + way() + " -G " + busy_->name() + "," + idle_->name() + " -I 200 --json -- sleep 0.6",
+      ran_file_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::map<std::string, nlohmann::json> whole;
   std::map<std::string, double> intervals_running_ns;
@@ -123,6 +137,8 @@ TEST_F(CgroupStat, EachCgroupIsAReportOfItsOwnTasksOnEveryCpu) {
       warnings.end())
       << idle.dump();
 }
+
+INSTANTIATE_TEST_SUITE_P(Ways, CgroupStatWays, ::testing::ValuesIn(kCgroupCountingWays));
 
 TEST_F(CgroupStat, PerSocketSplitsEachCgroupIntoItsOwnSockets) {
   const std::string page = ::testing::TempDir() + "/cgroups-" + std::to_string(::getpid()) + ".html";
@@ -173,7 +189,11 @@ TEST(CgroupStatErrors, AMissingCgroupOrColumnsAreOneLine) {
            {"-G /no/such/cgroup -- true", "topdown: --cgroup '/no/such/cgroup': no such cgroup under /"},
            {"-G / -I 100 --columns -- true",
             "topdown: --columns shows one line per record, not one per cgroup; leave out --columns or -G"},
-           {"-G / -r 3 -- true", "-p, -a, -C and -G count what runs already"}}) {
+           {"-G / -r 3 -- true", "-p, -a, -C and -G count what runs already"},
+           {"--cgroup-counting bpf -a -- true",
+            "topdown: --cgroup-counting chooses how the cgroups of -G or --cgroups-under are counted; give one, or "
+            "leave out --cgroup-counting"},
+           {"--cgroup-counting ebpf -G / -- true", "--cgroup-counting: ebpf not in {bpf,perf}"}}) {
     const CommandResult r = run_command(kStat + " " + options);
     EXPECT_EQ(r.exit_code, 125) << options;
     EXPECT_NE(r.err.find(message), std::string::npos) << r.err;

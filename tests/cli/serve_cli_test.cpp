@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include "cgroup_counting_ways.h"
 #include "run_command.h"
 #include "serve_process.h"
 #include "support/sanitizers.h"
@@ -220,15 +221,19 @@ std::set<std::string> cgroups_served(const std::string& text) {
   return names;
 }
 
-TEST(ServeCli, CgroupsUnderAPathAreFollowedAsTheyAreMadeAndRemoved) {
+// Under each --cgroup-counting way.
+class ServeCliCgroupsUnder : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ServeCliCgroupsUnder, CgroupsUnderAPathAreFollowedAsTheyAreMadeAndRemoved) {
   if (!may_count_every_cpu()) GTEST_SKIP() << "counting whole CPUs is not permitted for this user";
+  if (const auto refused = cgroup_counting_refused(GetParam())) GTEST_SKIP() << *refused;
   std::string why_not;
   const auto top = ScratchCgroup::create("tree", why_not);
   if (!top) GTEST_SKIP() << why_not;
   constexpr int kMade = 20;
   const auto child_name = [&](int i) { return top->name() + "/c" + std::to_string(i); };
   const auto child_directory = [&](int i) { return top->directory() / ("c" + std::to_string(i)); };
-  ServeProcess serve({"-I", "200", "--cgroups-under", top->name()});
+  ServeProcess serve({"-I", "200", "--cgroups-under", top->name(), "--cgroup-counting", GetParam()});
   ASSERT_TRUE(serve.ready()) << slurp(serve.log);
   // Scrapes until `done` says the served cgroups are as awaited, for up to 20 s.
   std::string text;
@@ -279,6 +284,8 @@ TEST(ServeCli, CgroupsUnderAPathAreFollowedAsTheyAreMadeAndRemoved) {
   serve.child.signal(SIGTERM);
   EXPECT_EQ(serve.child.wait(std::chrono::seconds(10)), 0) << slurp(serve.log);
 }
+
+INSTANTIATE_TEST_SUITE_P(Ways, ServeCliCgroupsUnder, ::testing::ValuesIn(kCgroupCountingWays));
 
 TEST(ServeCli, CgroupsUnderAndCgroupAreRefusedTogether) {
   const CommandResult r =
