@@ -216,7 +216,7 @@ BpfCgroups::BpfCgroups(std::vector<Cgroup> cgroups, std::optional<CgroupTree> tr
   state.counters = std::make_unique<CounterSet>(task_groups, placements, counting, Start::OnEnable);
 
   const std::vector<CounterSet::OpenEvent> opened = state.counters->open_events();
-  std::map<counts::EventKey, size_t> index;
+  std::map<counts::EventKey, size_t, counts::EventKeyLess> index;
   for (const CounterSet::OpenEvent& event : opened) {
     if (index.emplace(event.key, state.events.size()).second) state.events.push_back(event.key);
   }

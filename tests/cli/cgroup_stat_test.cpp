@@ -138,6 +138,27 @@ TEST_P(CgroupStatWays, EachCgroupIsAReportOfItsOwnTasksOnEveryCpu) {
       << idle.dump();
 }
 
+// A cgroup counts the tasks of the cgroups below it too (as perf -G does):
+// the spinner in busy is in its parent's counts, and no more than there.
+TEST_P(CgroupStatWays, AParentCountsTheTasksOfItsChildren) {
+  const std::string parent = busy_->name().substr(0, busy_->name().rfind('/'));
+  const CommandResult r = stat_beside_a_spinner(
+      *busy_, "--cgroup-counting " + way() + " -G " + parent + "," + busy_->name() + " --json -- sleep 0.4", ran_file_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, double> running_ns;
+  for (const std::string& line : lines_of(r.err)) {
+    const nlohmann::json record = nlohmann::json::parse(line);
+    running_ns[record["scope"]] = event_of(record, "task-clock")["time_running_ns"].get<double>();
+  }
+  ASSERT_EQ(running_ns.size(), 2u) << r.err;
+  const double ran_ns = spinner_ran_ns(ran_file_);
+  EXPECT_GT(running_ns.at(busy_->name()), 0.5 * ran_ns) << r.err;
+  // The parent holds the spinner (and the shells that started stat's
+  // parts); its events are opened a moment apart from busy's.
+  EXPECT_GT(running_ns.at(parent), 0.99 * running_ns.at(busy_->name())) << r.err;
+  EXPECT_LT(running_ns.at(parent), 1.02 * ran_ns + 5e7) << r.err;
+}
+
 INSTANTIATE_TEST_SUITE_P(Ways, CgroupStatWays, ::testing::ValuesIn(kCgroupCountingWays));
 
 TEST_F(CgroupStat, PerSocketSplitsEachCgroupIntoItsOwnSockets) {

@@ -131,7 +131,8 @@ TEST(DeployManifest, TheDaemonSetGrantsCountingAndReadingCgroupsOnly) {
   EXPECT_FALSE(security["allowPrivilegeEscalation"].as<bool>());
   EXPECT_TRUE(security["readOnlyRootFilesystem"].as<bool>());
   EXPECT_EQ(security["capabilities"]["drop"].as<std::vector<std::string>>(), std::vector<std::string>{"ALL"});
-  EXPECT_EQ(security["capabilities"]["add"].as<std::vector<std::string>>(), std::vector<std::string>{"PERFMON"});
+  EXPECT_EQ(security["capabilities"]["add"].as<std::vector<std::string>>(),
+            (std::vector<std::string>{"PERFMON", "BPF"}));
   // One host directory, the cgroup tree, mounted read-only where serve looks for it.
   ASSERT_EQ(pod["volumes"].size(), 1u);
   EXPECT_EQ(pod["volumes"][0]["hostPath"]["path"].as<std::string>(), "/sys/fs/cgroup");
