@@ -96,20 +96,6 @@ long kernel_memory_kb() {
   return sum;
 }
 
-// utime + stime of `pid` in seconds.
-double cpu_seconds(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::istringstream fields(stat.substr(stat.rfind(')') + 2));
-  std::string field;
-  double ticks = 0;
-  for (int i = 3; fields >> field; ++i) {
-    if (i == 14 || i == 15) ticks += std::stod(field);
-    if (i == 15) break;
-  }
-  return ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
-}
-
 // How many cgroups a scrape has a tree for (with values, or omitted with
 // the reason, as for a cgroup none of whose tasks ran in the interval).
 size_t cgroups_served(const std::string& text) {

@@ -148,6 +148,20 @@ inline long proc_status_field(pid_t pid, const std::string& field) {
   return -1;
 }
 
+// utime + stime of `pid` in seconds.
+inline double cpu_seconds(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::istringstream fields(stat.substr(stat.rfind(')') + 2));
+  std::string field;
+  double ticks = 0;
+  for (int i = 3; fields >> field; ++i) {
+    if (i == 14 || i == 15) ticks += std::stod(field);
+    if (i == 15) break;
+  }
+  return ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
 inline long open_fds(pid_t pid) {
   long count = 0;
   for ([[maybe_unused]] const auto& entry :
