@@ -209,7 +209,7 @@ WorkloadResult collect(const Target& target, const std::vector<CounterGroup>& gr
   const bool counts_the_command = target.pids.empty() && target.cpus.empty();
   Options counting = options;
   if (!target.cpus.empty()) counting.count_children = false;  // a CPU counts everything on it anyway
-  const std::vector<Fd> cgroup_directories = open_cgroups(target.cgroups);
+  std::vector<Fd> cgroup_directories;                         // the perf-event way's, open while its counters are
   std::optional<CounterSet> counters;
   std::optional<FollowedCgroups> followed;
   std::optional<BpfCgroups> bpf;
@@ -223,6 +223,7 @@ WorkloadResult collect(const Target& target, const std::vector<CounterGroup>& gr
     followed.emplace(*target.cgroup_tree, target.cpus, groups, counting);
   } else {
     read = [&counters] { return counters->read(); };
+    cgroup_directories = open_cgroups(target.cgroups);
     counters.emplace(groups, placements_for(target, workload, cgroup_directories), counting,
                      counts_the_command ? Start::OnExec : Start::OnEnable);
   }
